@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages fcsn needs to build, test and run its CLI.
+# Idempotent: packages already present are skipped, so it is cheap to call before every build.
+# Usage: scripts/install_deps.sh [--bench]   (--bench adds the benchmark-only Siconos/matplotlib stack)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libeigen3-dev
+  libhdf5-dev
+  libmumps-seq-dev
+  libmetis-dev
+  libopenblas-dev liblapack-dev
+  libgtest-dev libgmock-dev
+  libbenchmark-dev
+  libcli11-dev
+  nlohmann-json3-dev
+  libfclib-dev
+  python3-numpy python3-h5py
+)
+if [[ "${1:-}" == "--bench" ]]; then
+  packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+echo "install_deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

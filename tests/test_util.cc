@@ -1,0 +1,33 @@
+#include "test_util.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+
+namespace fcsn::testing {
+
+std::string SharedDataDir() { return std::string(FCSN_SHARED_DIR) + "/data/gfc3d"; }
+
+std::string SharedProblem(const std::string& file_name) { return SharedDataDir() + "/" + file_name; }
+
+std::string TempDir() {
+  static const std::string dir = [] {
+    std::filesystem::path p = std::filesystem::temp_directory_path() /
+                              ("fcsn_test_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+    return p.string();
+  }();
+  return dir;
+}
+
+double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
+                        const Eigen::Ref<const Eigen::MatrixXd>& b) {
+  const double scale = std::max({a.norm(), b.norm(), std::numeric_limits<double>::min()});
+  return (a - b).norm() / scale;
+}
+
+}  // namespace fcsn::testing

@@ -1,0 +1,24 @@
+// Shared helpers for fcsn's tests: paths to the shared data and relative-error comparisons.
+#ifndef FCSN_TESTS_TEST_UTIL_H_
+#define FCSN_TESTS_TEST_UTIL_H_
+
+#include <string>
+
+#include <Eigen/Core>
+
+namespace fcsn::testing {
+
+// Absolute path of ../shared/data/gfc3d (the bundled FCLib problems).
+std::string SharedDataDir();
+// Absolute path of a file in the shared gfc3d folder.
+std::string SharedProblem(const std::string& file_name);
+// A fresh, empty temporary directory for this test process (created on first use).
+std::string TempDir();
+
+// ||a - b|| / max(||a||, ||b||, tiny): symmetric relative distance, 0 for two zero vectors.
+double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
+                        const Eigen::Ref<const Eigen::MatrixXd>& b);
+
+}  // namespace fcsn::testing
+
+#endif  // FCSN_TESTS_TEST_UTIL_H_
