@@ -1,0 +1,47 @@
+// linalg/dense_solver.h: LinearSolver on a dense LU with partial pivoting
+// (Eigen PartialPivLU), for tests and tiny systems only: O(n^2) memory and
+// O(n^3) work per factorization.
+//
+// Analyze() validates and stores the pattern; Factorize() scatters the values
+// into a dense n x n matrix and factorizes it. Singularity check: the
+// factorization is rejected as kSingular when the reciprocal condition estimate
+// rcond_1(J) (PartialPivLU::rcond) is below machine epsilon or not a number (an
+// exactly zero pivot), since partial pivoting alone never fails.
+// stats().ordering_used is "none".
+#ifndef FCSN_LINALG_DENSE_SOLVER_H_
+#define FCSN_LINALG_DENSE_SOLVER_H_
+
+#include <memory>
+#include <string>
+
+#include "linalg/linear_solver.h"
+
+namespace fcsn::internal {
+
+class DenseSolver final : public LinearSolver {
+ public:
+  explicit DenseSolver(const LinearSolverOptions& options);
+  ~DenseSolver() override;
+
+  LinearSolverStatus Analyze(const SparsityPattern& pattern,
+                             std::string* message) override;
+  LinearSolverStatus Factorize(const double* values,
+                               std::string* message) override;
+  LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
+                           std::string* message) override;
+  const LinearSolverStats& stats() const override { return stats_; }
+
+  // Reciprocal 1-norm condition estimate of the last factorized matrix (0
+  // before any).
+  double rcond() const { return rcond_; }
+
+ private:
+  struct Impl;  // keeps <Eigen/LU> out of this header
+  std::unique_ptr<Impl> impl_;
+  LinearSolverStats stats_;
+  double rcond_ = 0;
+};
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_LINALG_DENSE_SOLVER_H_

@@ -1,0 +1,132 @@
+// LinearSolver factory, status names and the argument checks shared by every
+// backend.
+#include "linalg/linear_solver.h"
+
+#include <cmath>
+
+#include "linalg/dense_solver.h"
+#include "linalg/eigen_sparse_solver.h"
+#include "linalg/mumps_solver.h"
+
+namespace fcsn::internal {
+
+const char* ToString(LinearSolverStatus status) {
+  switch (status) {
+    case LinearSolverStatus::kSuccess:
+      return "success";
+    case LinearSolverStatus::kSingular:
+      return "singular";
+    case LinearSolverStatus::kOutOfMemory:
+      return "out-of-memory";
+    case LinearSolverStatus::kInvalidInput:
+      return "invalid-input";
+    case LinearSolverStatus::kNotReady:
+      return "not-ready";
+    case LinearSolverStatus::kUnavailable:
+      return "unavailable";
+    case LinearSolverStatus::kFailure:
+      return "failure";
+  }
+  return "?";
+}
+
+std::string CheckPattern(const SparsityPattern& pattern) {
+  const int n = pattern.n;
+  if (n < 0) return "the pattern has n = " + std::to_string(n) + " < 0";
+  if (pattern.col_ptr.size() != static_cast<size_t>(n) + 1) {
+    return "the pattern's col_ptr has " +
+           std::to_string(pattern.col_ptr.size()) +
+           " entries, expected n + 1 = " + std::to_string(n + 1);
+  }
+  if (pattern.col_ptr[0] != 0) {
+    return "the pattern's col_ptr[0] = " + std::to_string(pattern.col_ptr[0]) +
+           ", expected 0";
+  }
+  for (int j = 0; j < n; ++j) {
+    if (pattern.col_ptr[j + 1] < pattern.col_ptr[j]) {
+      return "the pattern's col_ptr decreases at column " + std::to_string(j);
+    }
+  }
+  if (pattern.row_index.size() != static_cast<size_t>(pattern.col_ptr[n])) {
+    return "the pattern's row_index has " +
+           std::to_string(pattern.row_index.size()) +
+           " entries but col_ptr[n] = " + std::to_string(pattern.col_ptr[n]);
+  }
+  for (int j = 0; j < n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int i = pattern.row_index[p];
+      if (i < 0 || i >= n) {
+        return "row index " + std::to_string(i) + " in column " +
+               std::to_string(j) + " is out of range [0, " + std::to_string(n) +
+               ")";
+      }
+      if (p > pattern.col_ptr[j] && i <= pattern.row_index[p - 1]) {
+        return "row indices of column " + std::to_string(j) + " are " +
+               (i == pattern.row_index[p - 1]
+                    ? "duplicated (row " + std::to_string(i) + ")"
+                    : "not sorted (row " + std::to_string(i) + " after row " +
+                          std::to_string(pattern.row_index[p - 1]) + ")");
+      }
+    }
+  }
+  return "";
+}
+
+std::unique_ptr<LinearSolver> LinearSolver::Create(
+    const LinearSolverOptions& options, std::string* message) {
+  if (std::string why = options.Validate(); !why.empty()) {
+    linalg_detail::Report(LinearSolverStatus::kInvalidInput, why, message);
+    return nullptr;
+  }
+  switch (options.type) {
+    case LinearSolverType::kMumps:
+      return MumpsSolver::Create(options, message);
+    case LinearSolverType::kEigenLU:
+      return std::make_unique<EigenSparseSolver>(options);
+    case LinearSolverType::kDense:
+      return std::make_unique<DenseSolver>(options);
+  }
+  linalg_detail::Report(LinearSolverStatus::kInvalidInput,
+                        "unknown LinearSolverType value " +
+                            std::to_string(static_cast<int>(options.type)),
+                        message);
+  return nullptr;
+}
+
+namespace linalg_detail {
+
+LinearSolverStatus Report(LinearSolverStatus status,
+                          const std::string& text,
+                          std::string* message) {
+  if (message != nullptr) *message = text;
+  return status;
+}
+
+std::string CheckValues(const double* values, const SparsityPattern& pattern) {
+  if (values == nullptr && pattern.nnz() > 0)
+    return "the values pointer is null";
+  for (int j = 0; j < pattern.n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      if (!std::isfinite(values[p])) {
+        return "value " + std::to_string(p) + " (row " +
+               std::to_string(pattern.row_index[p]) + ", column " +
+               std::to_string(j) + ") is not finite";
+      }
+    }
+  }
+  return "";
+}
+
+std::string CheckRhs(const Eigen::VectorXd* rhs, int n) {
+  if (rhs == nullptr) return "the right-hand side pointer is null";
+  if (rhs->size() != n) {
+    return "the right-hand side has size " + std::to_string(rhs->size()) +
+           ", expected n = " + std::to_string(n);
+  }
+  if (!rhs->allFinite()) return "the right-hand side has non-finite entries";
+  return "";
+}
+
+}  // namespace linalg_detail
+
+}  // namespace fcsn::internal

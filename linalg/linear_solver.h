@@ -1,0 +1,150 @@
+// linalg/linear_solver.h: the sparse direct solver behind every Newton step.
+//
+// Computes x = J^-1 b for a square, unsymmetric, sparse J (n x n) whose
+// sparsity pattern is fixed for the whole solve while its values change at
+// every Newton iteration (formulations.md §4.4):
+//
+//   Analyze(pattern)   once per pattern: validation, fill-reducing ordering,
+//   symbolic analysis; Factorize(values)  once per iteration: numeric LU of the
+//   current values on that pattern; Solve(&rhs)        any number of times:
+//   overwrites rhs with J^-1 rhs, using the last factors.
+//
+// Contract:
+//   * The pattern is CSC, 0-based, row indices strictly increasing within each
+//   column (sorted,
+//     no duplicates). Structural zeros are kept: an entry whose value is 0 in
+//     some iteration stays in the pattern (Siconos' pitfall §10.1 is to drop
+//     them, which changes the pattern).
+//   * `values` passed to Factorize has pattern.nnz() entries in the pattern's
+//   CSC order.
+//   * A failed Factorize invalidates the previous factors: Solve then returns
+//   kNotReady.
+//   * A numerically singular J gives kSingular; no backend ever "fixes" null
+//   pivots silently.
+//   * `message` may be nullptr; when given it receives a readable sentence on
+//   failure (and is
+//     cleared on success). Nothing is printed, no exception escapes.
+//   * Objects are not thread-safe; use one per thread.
+//
+// Usage:
+//   std::string message;
+//   std::unique_ptr<LinearSolver> solver = LinearSolver::Create(options,
+//   &message); if (!solver) { /* backend unavailable or options invalid:
+//   message says why */ } solver->Analyze(pattern, &message);            //
+//   once for (each Newton iteration) {
+//     solver->Factorize(values.data(), &message);  // kSingular -> regularize
+//     or stop solver->Solve(&rhs, &message);               // rhs := J^-1 rhs
+//   }
+//
+// Backends: MUMPS sequential (mumps_solver.h), Eigen SparseLU
+// (eigen_sparse_solver.h), dense LU (dense_solver.h). All pass the same
+// conformance suite (tests/linalg/linear_solver_test.cc).
+#ifndef FCSN_LINALG_LINEAR_SOLVER_H_
+#define FCSN_LINALG_LINEAR_SOLVER_H_
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fcsn/linear_solver_options.h"
+
+namespace fcsn::internal {
+
+// Square n x n pattern in CSC, 0-based, row indices sorted within each column,
+// no duplicates. col_ptr has n + 1 entries with col_ptr[0] = 0; row_index has
+// col_ptr[n] entries.
+struct SparsityPattern {
+  int n = 0;
+  std::vector<int> col_ptr;
+  std::vector<int> row_index;
+  int nnz() const { return col_ptr.empty() ? 0 : col_ptr.back(); }
+};
+
+// "" if `pattern` satisfies the contract above, otherwise a sentence naming the
+// first violation (sizes, col_ptr monotonicity, index range, ordering,
+// duplicates).
+std::string CheckPattern(const SparsityPattern& pattern);
+
+enum class LinearSolverStatus {
+  kSuccess,       // "success"
+  kSingular,      // "singular": J is (numerically) singular; no usable factors
+  kOutOfMemory,   // "out-of-memory": allocation failed, or workspace retries
+                  // exhausted
+  kInvalidInput,  // "invalid-input": bad pattern, values (non-finite), or
+                  // right-hand side size
+  kNotReady,  // "not-ready": Factorize before Analyze, or Solve without valid
+              // factors
+  kUnavailable,  // "unavailable": backend not compiled in
+  kFailure,      // "failure": any other backend error; the message carries the
+                 // backend's code
+};
+const char* ToString(LinearSolverStatus status);
+
+// Counters and timings since construction. Times are wall-clock seconds, summed
+// over calls.
+struct LinearSolverStats {
+  int analyses = 0, factorizations = 0, solves = 0;
+  double analysis_seconds = 0, factorization_seconds = 0, solve_seconds = 0;
+  // Floating-point operations of the last successful factorization (MUMPS
+  // RINFOG(3); an estimate for the other backends, 0 if unknown).
+  double last_factorization_flops = 0;
+  // Entries stored in the L and U factors after the last successful
+  // factorization (MUMPS INFOG(29)).
+  long long factor_entries = 0;
+  // Ordering the backend actually used, as reported by it after analysis:
+  // "metis" (METIS_NodeND given through PERM_IN and confirmed by INFOG(7) = 1),
+  // "amd", "amf", "scotch", "pord", "qamd", "user" (a caller-given ordering),
+  // "colamd" (Eigen), "none" (dense), "unknown".
+  std::string ordering_used;
+  // Workspace retries (ICNTL(14) doublings) spent so far.
+  int workspace_retries = 0;
+  // Analysis-time estimates for the current pattern (MUMPS INFOG(20),
+  // RINFOG(1); 0 if unknown).
+  long long estimated_factor_entries = 0;
+  double estimated_flops = 0;
+  // Seconds spent computing the METIS ordering, included in analysis_seconds.
+  double ordering_seconds = 0;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+
+  // The backend selected by options.type; nullptr and a message if the options
+  // are invalid or the backend is unavailable.
+  static std::unique_ptr<LinearSolver> Create(
+      const LinearSolverOptions& options, std::string* message);
+
+  // Symbolic phase, once per pattern. Discards any previous analysis and
+  // factors.
+  virtual LinearSolverStatus Analyze(const SparsityPattern& pattern,
+                                     std::string* message) = 0;
+  // Numeric LU of `values` (pattern.nnz() entries, CSC order of the analysed
+  // pattern).
+  virtual LinearSolverStatus Factorize(const double* values,
+                                       std::string* message) = 0;
+  // rhs := J^-1 rhs with the last successful factorization. rhs must have size
+  // n.
+  virtual LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
+                                   std::string* message) = 0;
+  virtual const LinearSolverStats& stats() const = 0;
+};
+
+namespace linalg_detail {
+
+// Writes `text` to *message when message is not null; returns `status` for
+// one-line returns.
+LinearSolverStatus Report(LinearSolverStatus status,
+                          const std::string& text,
+                          std::string* message);
+
+// Common argument checks shared by the backends. "" when fine, else a sentence.
+std::string CheckValues(const double* values, const SparsityPattern& pattern);
+std::string CheckRhs(const Eigen::VectorXd* rhs, int n);
+
+}  // namespace linalg_detail
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_LINALG_LINEAR_SOLVER_H_

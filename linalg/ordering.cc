@@ -1,0 +1,115 @@
+// METIS_NodeND wrapper; see ordering.h for the perm/iperm convention.
+#include "linalg/ordering.h"
+
+#include <metis.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <type_traits>
+
+namespace fcsn::internal {
+
+static_assert(std::is_same_v<idx_t, int>,
+              "fcsn passes int arrays to METIS: it needs a METIS built with "
+              "IDXTYPEWIDTH 32");
+
+AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
+  const int n = pattern.n;
+  AdjacencyGraph graph;
+  // Degree upper bound of each vertex in J + J^T: its column entries plus its
+  // row entries.
+  std::vector<int> count(n + 1, 0);
+  for (int j = 0; j < n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int i = pattern.row_index[p];
+      if (i == j) continue;
+      ++count[i + 1];
+      ++count[j + 1];
+    }
+  }
+  std::vector<int> start(n + 1, 0);
+  std::partial_sum(count.begin(), count.end(), start.begin());
+  std::vector<int> neighbours(start[n]);
+  std::vector<int> fill(start.begin(), start.end() - 1);
+  for (int j = 0; j < n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int i = pattern.row_index[p];
+      if (i == j) continue;
+      neighbours[fill[i]++] = j;
+      neighbours[fill[j]++] = i;
+    }
+  }
+  // Sort and deduplicate each list (a symmetric pair (i, j), (j, i) appears
+  // twice).
+  graph.offsets.assign(n + 1, 0);
+  graph.adjacency.reserve(neighbours.size());
+  for (int v = 0; v < n; ++v) {
+    auto first = neighbours.begin() + start[v];
+    auto last = neighbours.begin() + start[v + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    graph.adjacency.insert(graph.adjacency.end(), first, last);
+    graph.offsets[v + 1] = static_cast<int>(graph.adjacency.size());
+  }
+  return graph;
+}
+
+LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
+                                        std::vector<int>* perm,
+                                        std::vector<int>* iperm,
+                                        std::string* message) {
+  using linalg_detail::Report;
+  if (std::string why = CheckPattern(pattern); !why.empty()) {
+    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  }
+  // The symmetrized graph stores up to 2 nnz int indices.
+  if (pattern.nnz() > std::numeric_limits<int>::max() / 2) {
+    return Report(LinearSolverStatus::kInvalidInput,
+                  "the pattern has " + std::to_string(pattern.nnz()) +
+                      " entries; the symmetrized graph would overflow METIS' "
+                      "32-bit indices",
+                  message);
+  }
+  const int n = pattern.n;
+  perm->resize(n);
+  iperm->resize(n);
+  AdjacencyGraph graph = SymmetrizedGraph(pattern);
+  if (graph.adjacency.empty()) {
+    // METIS needs at least one edge; any order is optimal for a diagonal
+    // matrix.
+    std::iota(perm->begin(), perm->end(), 0);
+    std::iota(iperm->begin(), iperm->end(), 0);
+    return Report(LinearSolverStatus::kSuccess, "", message);
+  }
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_NUMBERING] = 0;  // C-style 0-based adjacency and output
+  idx_t nvtxs = n;
+  const int code = METIS_NodeND(&nvtxs,
+                                graph.offsets.data(),
+                                graph.adjacency.data(),
+                                /*vwgt=*/nullptr,
+                                options,
+                                perm->data(),
+                                iperm->data());
+  switch (code) {
+    case METIS_OK:
+      return Report(LinearSolverStatus::kSuccess, "", message);
+    case METIS_ERROR_MEMORY:
+      return Report(
+          LinearSolverStatus::kOutOfMemory,
+          "METIS_NodeND ran out of memory (n = " + std::to_string(n) + ")",
+          message);
+    case METIS_ERROR_INPUT:
+      return Report(LinearSolverStatus::kFailure,
+                    "METIS_NodeND rejected its input graph (METIS_ERROR_INPUT)",
+                    message);
+    default:
+      return Report(LinearSolverStatus::kFailure,
+                    "METIS_NodeND failed with code " + std::to_string(code),
+                    message);
+  }
+}
+
+}  // namespace fcsn::internal
