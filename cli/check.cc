@@ -1,0 +1,123 @@
+// `fcsn check FILE`: the error measures of formulations.md §9 at a stored
+// solution.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
+
+namespace fcsn::cli {
+namespace {
+
+struct CheckArgs {
+  std::string file;
+  std::string solution_file;  // empty: FILE's own /solution
+  double tol = 1e-8;
+  bool json = false;
+  std::string m_storage = ToString(MStorage::kAuto);
+};
+
+std::string Format(double x) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.3e", x);
+  return buffer;
+}
+
+void RunCheck(const CheckArgs& args) {
+  const MStorage m_storage = ParseMStorage(args.m_storage);
+  if (!(args.tol >= 0.0)) FailBadInput("--tol must be >= 0");
+  GlobalProblem problem;
+  FclibFileInfo info;
+  LoadProblemOrExit(args.file, m_storage, &problem, &info);
+  const std::string solution_file =
+      args.solution_file.empty() ? args.file : args.solution_file;
+  if (args.solution_file.empty() && !info.has_solution) {
+    FailBadInput(
+        args.file +
+        ": has no /solution group to check (pass --solution SOL.hdf5)");
+  }
+  Solution solution;
+  std::string error;
+  if (!ReadSolution(
+          solution_file, problem.n(), problem.m(), &solution, &error)) {
+    FailBadInput(error);
+  }
+  double q_free_norm = 0.0;
+  if (!ComputeQFreeNorm(problem, &q_free_norm, &error))
+    FailBadInput(args.file + ": " + error);
+  const ErrorMeasures e =
+      ComputeErrorMeasures(problem, solution.v, solution.r, q_free_norm);
+  const bool converged = e.Converged(args.tol);
+  // Distance of a stored u to H^T v + w (u itself is never used by the
+  // measures).
+  double u_mismatch = 0.0;
+  const bool has_u = solution.u.size() == problem.m();
+  if (has_u) {
+    const Eigen::VectorXd u = problem.H.transpose() * solution.v + problem.w;
+    u_mismatch = (solution.u - u).norm() / std::max(1.0, u.norm());
+  }
+  if (args.json) {
+    nlohmann::json out = {
+        {"file", args.file},
+        {"solution_file", solution_file},
+        {"m_storage", ToString(m_storage)},
+        {"m_symmetrized", info.m_symmetrized},
+        {"n", problem.n()},
+        {"m", problem.m()},
+        {"nc", problem.nc()},
+        {"tol", args.tol},
+        {"q_free_norm", q_free_norm},
+        {"e_nat", e.e_nat},
+        {"e_eq", e.e_eq},
+        {"siconos_error", e.siconos_error},
+        {"converged", converged},
+    };
+    if (has_u) out["stored_u_mismatch"] = u_mismatch;
+    PrintJson(out);
+  } else {
+    std::cout << "file:          " << args.file << "\n";
+    if (!args.solution_file.empty())
+      std::cout << "solution:      " << solution_file << "\n";
+    std::cout << "sizes:         n = " << problem.n() << ", m = " << problem.m()
+              << ", nc = " << problem.nc()
+              << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n";
+    std::cout << "e_nat:         " << Format(e.e_nat)
+              << "   ||F_nat|| / ||q_free||, ||q_free|| = "
+              << Format(q_free_norm) << "\n";
+    std::cout << "e_eq:          " << Format(e.e_eq) << "\n";
+    std::cout << "siconos_error: " << Format(e.siconos_error) << "\n";
+    if (has_u)
+      std::cout << "stored u:      " << Format(u_mismatch)
+                << " from H^T v + w\n";
+    std::cout << (converged ? "converged" : "NOT converged") << " at tol "
+              << Format(args.tol) << "\n";
+  }
+  if (!converged) ExitWith(kExitNotConverged);
+}
+
+}  // namespace
+
+void RegisterCheckCommand(CLI::App& app) {
+  auto args = std::make_shared<CheckArgs>();
+  CLI::App* command =
+      app.add_subcommand("check",
+                         "Error measures (e_nat, e_eq, Siconos) of a stored "
+                         "solution; exit 0 if converged");
+  command->add_option("file", args->file, "FCLib global problem (HDF5)")
+      ->required();
+  command->add_option("--solution",
+                      args->solution_file,
+                      "Take /solution from this FCLib file instead of FILE");
+  command->add_option("--tol", args->tol, "Tolerance on e_nat and e_eq")
+      ->capture_default_str();
+  command->add_flag(
+      "--json", args->json, "Print one JSON object instead of text");
+  AddMStorageOption(command, &args->m_storage);
+  command->callback([args] { RunCheck(*args); });
+}
+
+}  // namespace fcsn::cli

@@ -1,0 +1,29 @@
+// Subcommands of the `fcsn` command line tool. Each one registers itself on the
+// top-level CLI11 app through one Register*Command function, called from
+// main.cc; a command ends with exit code 0 unless it throws
+// CLI::RuntimeError(code) (see cli_util.h).
+//
+// Adding a subcommand: implement Register<Name>Command in cli/<name>.cc,
+// declare it here, call it in main.cc and list the source in
+// cli/CMakeLists.txt.
+#ifndef FCSN_CLI_COMMANDS_H_
+#define FCSN_CLI_COMMANDS_H_
+
+#include <CLI/CLI.hpp>
+
+namespace fcsn::cli {
+
+// `fcsn info FILE [--json] [--m-storage auto|as-stored|symmetrized]`: sizes,
+// storage notes (triplet/CSC/CSR, upper triangle, explicit zeros), mu range,
+// norms of f and w. Exit 0, or 2 on bad input.
+void RegisterInfoCommand(CLI::App& app);
+
+// `fcsn check FILE [--solution SOL.hdf5] [--tol 1e-8] [--json] [--m-storage
+// ...]`: e_nat, e_eq and Siconos' measure (formulations.md §9) of the solution
+// stored in FILE (or in SOL's /solution). Exit 0 if e_nat <= tol and e_eq <=
+// tol, 1 if not, 2 on bad input.
+void RegisterCheckCommand(CLI::App& app);
+
+}  // namespace fcsn::cli
+
+#endif  // FCSN_CLI_COMMANDS_H_

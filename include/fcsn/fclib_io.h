@@ -1,0 +1,141 @@
+// fcsn/fclib_io.h: read and write FCLib global problems (HDF5), their solution
+// and guesses.
+//
+// File layout (FCLib 3.1, formulations.md §1.4; no format or version
+// attribute):
+//
+//   /fclib_global/spacedim                  int32[1] = 3
+//   /fclib_global/{M,H}/{m,n,nz,nzmax}      int32[1] each (rows, columns,
+//   storage, capacity) /fclib_global/{M,H}/{i,p,x}             storage given by
+//   nz:
+//       nz >= 0   triplets: nz entries, i = ROW, p = COLUMN, 0-based (CSparse
+//       convention; the
+//                 comment in Debian's fclib.h has the two swapped). Duplicates
+//                 are summed, explicit zeros are kept as structural entries.
+//                 nzmax is ignored.
+//       nz == -1  CSC: p = n+1 column pointers, i = row indices
+//       nz == -2  CSR: p = m+1 row pointers, i = column indices
+//   /fclib_global/vectors/{f (n), w (m), mu (nc)}         float64, m = 3 nc
+//   /fclib_global/info/{title,description,math_info}      strings (optional)
+//   /fclib_global/G, /fclib_global/vectors/b               equality
+//   constraints: read, then
+//                                                          rejected (not
+//                                                          supported yet)
+//   /solution/{v (n), u (m), r (m)}                       optional
+//   /guesses/number_of_guesses int32[1], /guesses/<k>/{v,u,r}, k
+//   = 1..number_of_guesses
+//
+// M stored as its upper triangle (LMGC90 files, formulations.md §10.9): a
+// square M whose nonzero values all lie on or above the diagonal, with at least
+// one strictly above, is reported in FclibFileInfo::m_upper_triangular.
+// MStorage::kAuto and kSymmetrized then use U + U^T - diag(U); kAsStored keeps
+// the triangle (what Siconos solves).
+//
+// Errors: every function returns false and sets *error to ONE line that names
+// the file and what is wrong; it never prints (HDF5's automatic error stack is
+// silenced for the duration of each call and the caller's handler restored),
+// aborts or leaks on a malformed or truncated file. Zero contacts:
+// GlobalProblem::Validate() accepts nc = 0, but the reader rejects a file whose
+// H has no columns (an FCLib file without contacts is a broken export); the
+// writer refuses to write one, so that everything it writes can be read back.
+//
+// Not thread-safe with respect to other HDF5 users in the process: HDF5's
+// error-reporting handler is process-wide state that each call saves, replaces
+// and restores.
+//
+// Usage:
+//   fcsn::GlobalProblem problem;
+//   fcsn::FclibFileInfo info;
+//   std::string error;
+//   if (!fcsn::ReadGlobalProblem("CubeH8.hdf5", {}, &problem, &info, &error)) {
+//   report(error); }
+//
+// libfclib (Debian libfclib-dev 3.1.0) is not used for reading: on a file
+// missing a dataset its fclib_read_global prints the HDF5 error stack and calls
+// exit(1); it also allocates p/i from the header counts and then reads whole
+// datasets into them. It serves only as an oracle in tests.
+#ifndef FCSN_FCLIB_IO_H_
+#define FCSN_FCLIB_IO_H_
+
+#include <string>
+#include <vector>
+
+#include "fcsn/problem.h"
+#include "fcsn/types.h"
+
+namespace fcsn {
+
+struct ReadOptions {
+  // Which M to use when the file stores only the upper triangle of a symmetric
+  // M.
+  MStorage m_storage = MStorage::kAuto;
+};
+
+// What the reader saw in the file (for `fcsn info` and logs).
+struct FclibFileInfo {
+  std::string m_format;             // "triplet", "csc" or "csr"
+  std::string h_format;             // same for H
+  bool m_upper_triangular = false;  // M stored as an upper triangle (see above)
+  bool m_symmetrized =
+      false;              // problem.M = U + U^T - diag(U) was built from it
+  long m_stored_nnz = 0;  // entries stored in the file for M (nz or p[last])
+  long h_stored_nnz = 0;  // same for H
+  long m_explicit_zeros = 0;  // stored entries of M whose value is exactly 0
+  long h_explicit_zeros = 0;  // same for H
+  long duplicates_summed =
+      0;              // stored (row, column) pairs met more than once, M and H
+  std::string title;  // /fclib_global/info strings, non-printable bytes as '?'
+  std::string description;
+  std::string math_info;
+  bool has_solution = false;  // /solution group present
+  int number_of_guesses = 0;  // /guesses/number_of_guesses (0 if absent)
+};
+
+// Reads /fclib_global into *problem (which then passes Validate()) and fills
+// *info if non-null.
+bool ReadGlobalProblem(const std::string& path,
+                       const ReadOptions& options,
+                       GlobalProblem* problem,
+                       FclibFileInfo* info,
+                       std::string* error);
+
+// Reads /solution: v (n) and r (m) are required, u (m) is optional (left empty
+// when absent; it is redundant, u = H^T v + w). n and m are the sizes of the
+// problem the solution belongs to.
+bool ReadSolution(const std::string& path,
+                  int n,
+                  int m,
+                  Solution* solution,
+                  std::string* error);
+
+// Reads every /guesses/<k> (same rules as ReadSolution). No /guesses group:
+// empty, true.
+bool ReadGuesses(const std::string& path,
+                 int n,
+                 int m,
+                 std::vector<Solution>* guesses,
+                 std::string* error);
+
+// Strings of /fclib_global/info written by WriteGlobalProblem.
+struct WriteOptions {
+  std::string title;
+  std::string description;
+  std::string math_info = "unknown";
+};
+
+// Creates (or truncates) path and writes the problem with M and H as triplets
+// (nz = nnz, nzmax = nnz; Siconos reads only triplets reliably), plus /solution
+// and /guesses when given. The problem must pass Validate() and have nc >= 1;
+// solution and guesses must have v of size n and r of size m, and u of size m
+// or empty (then H^T v + w is written). Reading the file back gives identical M
+// (same pattern, incl. explicit zeros), H, f, w, mu, v, u, r.
+bool WriteGlobalProblem(const std::string& path,
+                        const GlobalProblem& problem,
+                        const Solution* solution,
+                        const std::vector<Solution>* guesses,
+                        std::string* error,
+                        const WriteOptions& options = WriteOptions());
+
+}  // namespace fcsn
+
+#endif  // FCSN_FCLIB_IO_H_
