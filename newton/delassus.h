@@ -1,0 +1,156 @@
+// newton/delassus.h: the reduced (Delassus) form of a global problem, built
+// from one sparse factorization of M and no dense inverse (formulations.md
+// §7.1, §5).
+//
+//   W      = H^T M^-1 H              m x m, stored by 3 x 3 blocks W_ab (a, b
+//   contacts) q_free = H^T M^-1 f + w          m u      = W r + q_free for v =
+//   M^-1 (H r + f), u = H^T v + w
+//
+// M is factored once: Eigen SimplicialLDLT with AMD ordering when M is
+// symmetric (what a user or the FCLib reader normally hands over), Eigen
+// SparseLU with COLAMD ordering otherwise (e.g. an LMGC90 upper-triangle M kept
+// "as stored"). A symmetric M whose LDL^T has a non-positive or numerically
+// zero pivot is rejected: M must be symmetric positive definite.
+//
+// X = M^-1 H is computed in dense panels of a few columns (bounded memory) and
+// never stored whole: each 3-column block of X is multiplied by H^T using the
+// nonzero rows of X and the rows of H, so the work of forming W follows the
+// structure. Only the blocks W_ab that are structurally nonzero are kept (for
+// one connected FEM body: all contact pairs on it; for rigid bodies: pairs of
+// contacts that share a body), plus every diagonal block, in block-CSR order.
+//
+// Usage:
+//   fcsn::internal::Delassus delassus;
+//   std::string error;
+//   if (!delassus.Compute(problem, &error)) { /* M singular or not SPD; error
+//   says why */ } const Eigen::Matrix3d& w_aa = delassus.DiagonalBlock(a);
+//   delassus.RecoverVelocity(problem, r, &v);  // v = M^-1 (H r + f), same
+//   factorization
+#ifndef FCSN_NEWTON_DELASSUS_H_
+#define FCSN_NEWTON_DELASSUS_H_
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fcsn/problem.h"
+
+namespace fcsn::internal {
+
+// Which factorization of M is kept.
+enum class MFactorizationType {
+  kNone,            // "none": not factored (yet), or factorization failed
+  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric positive definite, AMD
+                    // ordering
+  kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
+};
+const char* ToString(MFactorizationType type);
+
+// A kept factorization of M. Solve(rhs) solves M x = rhs. Not copyable (owns
+// the factors).
+class MFactorization {
+ public:
+  MFactorization();
+  ~MFactorization();
+  MFactorization(const MFactorization&) = delete;
+  MFactorization& operator=(const MFactorization&) = delete;
+
+  // Factors the square matrix M. Symmetric M (up to a relative 1e-13 in max
+  // norm) uses LDL^T on its lower triangle and must be positive definite; any
+  // other M uses LU. On failure returns false, sets *message and leaves type()
+  // == kNone.
+  bool Factorize(const SparseMatrix& M, std::string* message);
+  // Drops the factors; type() becomes kNone.
+  void Reset();
+
+  MFactorizationType type() const { return type_; }
+  int n() const { return n_; }
+
+  // x = M^-1 rhs for every column of rhs (rhs has n rows). Returns false (and
+  // leaves x unchanged) when M is not factored, the sizes do not match, or the
+  // result is not finite.
+  bool Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+             Eigen::MatrixXd* x) const;
+  bool Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
+             Eigen::VectorXd* x) const;
+
+ private:
+  struct Factors;
+  std::unique_ptr<Factors> factors_;
+  MFactorizationType type_ = MFactorizationType::kNone;
+  int n_ = 0;
+};
+
+// One factorization of M, W by structurally nonzero 3 x 3 blocks, and q_free.
+class Delassus {
+ public:
+  Delassus() = default;
+  Delassus(const Delassus&) = delete;
+  Delassus& operator=(const Delassus&) = delete;
+
+  // Factors problem.M, builds W and q_free. Returns false with a readable
+  // *message when the sizes are inconsistent, M is singular or not positive
+  // definite, or a solve is not finite; the object is then empty (nc() == 0,
+  // factorization type kNone).
+  bool Compute(const GlobalProblem& problem, std::string* message);
+
+  int nc() const { return static_cast<int>(diagonal_index_.size()); }
+  int m() const { return 3 * nc(); }
+  // Number of stored 3 x 3 blocks (diagonal ones included).
+  int num_blocks() const { return static_cast<int>(blocks_.size()); }
+  MFactorizationType factorization_type() const {
+    return factorization_.type();
+  }
+  const MFactorization& factorization() const { return factorization_; }
+
+  // q_free = H^T M^-1 f + w and its 2-norm (the denominator of e_nat,
+  // formulations.md §9.1).
+  const Eigen::VectorXd& q_free() const { return q_free_; }
+  double q_free_norm() const { return q_free_norm_; }
+
+  // W_aa, always stored (possibly zero for a contact attached to no free dof).
+  const Eigen::Matrix3d& DiagonalBlock(int a) const {
+    return blocks_[diagonal_index_[a]];
+  }
+
+  // Block row a: blocks k in [RowBegin(a), RowEnd(a)) are W_{a, BlockColumn(k)}
+  // = Block(k), sorted by column.
+  int RowBegin(int a) const { return row_start_[a]; }
+  int RowEnd(int a) const { return row_start_[a + 1]; }
+  int BlockColumn(int k) const { return block_column_[k]; }
+  const Eigen::Matrix3d& Block(int k) const { return blocks_[k]; }
+
+  // sum_{b != a} W_ab r_b, r of size m. No allocation.
+  Eigen::Vector3d OffDiagonalProduct(int a, const Eigen::VectorXd& r) const;
+
+  // W as a scalar sparse matrix (stored blocks only), for tests and
+  // diagnostics.
+  SparseMatrix ToSparse() const;
+
+  // v = M^-1 (H r + f) with the kept factorization. False if not computed or
+  // sizes mismatch.
+  bool RecoverVelocity(const GlobalProblem& problem,
+                       const Eigen::VectorXd& r,
+                       Eigen::VectorXd* v) const;
+
+  // x = M^-1 rhs with the kept factorization.
+  bool Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* x) const {
+    return factorization_.Solve(rhs, x);
+  }
+
+ private:
+  void Clear();
+
+  MFactorization factorization_;
+  std::vector<int> row_start_;           // nc + 1
+  std::vector<int> block_column_;        // num_blocks
+  std::vector<Eigen::Matrix3d> blocks_;  // num_blocks
+  std::vector<int> diagonal_index_;      // nc: position of W_aa in blocks_
+  Eigen::VectorXd q_free_;
+  double q_free_norm_ = 0.0;
+};
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_DELASSUS_H_

@@ -1,0 +1,119 @@
+// newton/nsgs.h: nonsmooth Gauss–Seidel (NSGS) on the reduced problem
+// (formulations.md §7).
+//
+//   u = W r + q_free,   K*_a ∋ û_a ⟂ r_a ∈ K_a,   W = H^T M^-1 H,   q_free =
+//   H^T M^-1 f + w
+//
+// One sweep visits the contacts in increasing order; for contact a it forms
+//
+//   q_loc = q_free,a + sum_{b != a} W_ab r_b          (stored blocks of block
+//   row a only)
+//
+// and solves the one-contact problem u_a = W_aa r_a + q_loc with the chosen
+// local solver and keep-or-discard (local_solvers.h). rho per contact: split
+// spectral from W_aa for Alart–Curnier (a contact with W_aa ≈ 0 takes the
+// median of the others, §5), 1/lambda_max(W_aa) as the start of the
+// self-adaptive FP-VI-UPK step, which is carried over from sweep to sweep.
+//
+// Stopping. After each sweep the cheap error ||r_{k+1} - r_k|| / ||r_{k+1}|| is
+// formed. The true error (e_nat, e_eq of fcsn/error_measures.h at v = M^-1 (H r
+// + f), formulations.md §9.1) is computed every `error_check_frequency` sweeps,
+// when the cheap error falls below a working tolerance (initially tol), and at
+// the last sweep. The run ends converged when e_nat <= tol && e_eq <= tol. If a
+// check triggered by the cheap error finds the true error above tol, the
+// working tolerance is divided by 10, so that later checks come only after more
+// progress. Other ends: max_sweeps (kMaxIterations), the deadline (kTimeLimit),
+// no change of r in a sweep with the error still above tol (kStalled), a
+// non-finite error (kNumericalIssue).
+//
+// The sweep loop does not allocate: NsgsSolver allocates its workspace once in
+// the constructor. Error checks call fcsn::ComputeErrorMeasures and one solve
+// with M.
+//
+// Usage:
+//   fcsn::internal::Delassus delassus;
+//   if (!delassus.Compute(problem, &error)) { ... }
+//   Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.m()), v;
+//   NsgsResult result = RunNsgs(problem, delassus, options.nsgs, 1e-8, 1000,
+//                               std::chrono::steady_clock::time_point::max(),
+//                               &r, &v);
+#ifndef FCSN_NEWTON_NSGS_H_
+#define FCSN_NEWTON_NSGS_H_
+
+#include <Eigen/Core>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "fcsn/types.h"
+#include "newton/delassus.h"
+#include "newton/local_solvers.h"
+
+namespace fcsn::internal {
+
+struct NsgsResult {
+  SolverStatus status = SolverStatus::kInvalidInput;
+  std::string message;
+  int sweeps = 0;          // sweeps done in this run
+  int error_checks = 0;    // true-error evaluations
+  int local_discards = 0;  // local results rejected by keep-or-discard
+  double e_nat = 0.0;      // of the returned (r, v)
+  double e_eq = 0.0;
+  double cheap_error =
+      0.0;  // ||r_{k+1} - r_k|| / ||r_{k+1}|| of the last sweep
+};
+
+// Called after each true-error check.
+using NsgsCheckCallback =
+    std::function<void(int sweep, double e_nat, double e_eq)>;
+
+// NSGS with a kept workspace: per-contact rho (AC) and the self-adaptive
+// FP-VI-UPK steps survive between Run() calls (hybrid warm starts and
+// fallbacks). The Delassus object must outlive it.
+class NsgsSolver {
+ public:
+  explicit NsgsSolver(const Delassus& delassus);
+
+  // r (size m) is the starting point and the result; v (size n) receives M^-1
+  // (H r + f). Runs until e_nat <= tol && e_eq <= tol, max_sweeps sweeps, or
+  // the deadline. A non-finite or wrongly sized r is replaced by 0.
+  NsgsResult Run(const GlobalProblem& problem,
+                 const NsgsOptions& options,
+                 double tol,
+                 int max_sweeps,
+                 std::chrono::steady_clock::time_point deadline,
+                 Eigen::VectorXd* r,
+                 Eigen::VectorXd* v,
+                 const NsgsCheckCallback& on_check = {});
+
+  const ContactScaling& scaling(int a) const { return scaling_[a]; }
+
+ private:
+  // One sweep over all contacts; returns the number of discarded local results.
+  int Sweep(const GlobalProblem& problem,
+            const NsgsOptions& options,
+            Eigen::VectorXd* r);
+
+  const Delassus& delassus_;
+  std::vector<ContactScaling> scaling_;  // nc
+  std::vector<double> rho_fp_;  // nc, FP-VI-UPK step carried over sweeps
+  Eigen::VectorXd r_previous_;  // m
+};
+
+// One-shot convenience wrapper: NsgsSolver(delassus).Run(...).
+NsgsResult RunNsgs(const GlobalProblem& problem,
+                   const Delassus& delassus,
+                   const NsgsOptions& options,
+                   double tol,
+                   int max_sweeps,
+                   std::chrono::steady_clock::time_point deadline,
+                   Eigen::VectorXd* r,
+                   Eigen::VectorXd* v,
+                   const NsgsCheckCallback& on_check = {});
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_NSGS_H_
