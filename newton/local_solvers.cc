@@ -208,6 +208,9 @@ LocalSolveInfo SolveContactFixedPointViUpk(const Eigen::Matrix3d& W,
   double rho_k = (*rho > 0.0 && std::isfinite(*rho)) ? *rho : rho_ref;
   const double rho_max = kMaxRhoGrowth * rho_ref;
   double error = LocalNaturalMapError(W, q, mu, rho_ref, x);
+  // The error of the iterates is not monotone: the best one is returned.
+  Eigen::Vector3d best = x;
+  double best_error = error;
   Eigen::Vector3d y;
   for (int it = 0; it < max_iterations && error > tolerance; ++it) {
     const Eigen::Vector3d u_k = W * x + q;
@@ -230,11 +233,15 @@ LocalSolveInfo SolveContactFixedPointViUpk(const Eigen::Matrix3d& W,
     x = y;
     error = new_error;
     info.iterations = it + 1;
+    if (error < best_error) {
+      best = x;
+      best_error = error;
+    }
   }
-  info.converged = error <= tolerance;
-  info.error = error;
+  info.converged = best_error <= tolerance;
+  info.error = best_error;
   *rho = rho_k;
-  *r = x;
+  *r = best;
   return info;
 }
 

@@ -1,0 +1,4 @@
+# Tests of the NSGS part of newton/ (fcsn_nsgs): Delassus data, one-contact solvers, NSGS sweeps.
+fcsn_test(delassus_test SOURCES delassus_test.cc LIBS fcsn_nsgs LABELS newton)
+fcsn_test(nsgs_local_solvers_test SOURCES nsgs_local_solvers_test.cc LIBS fcsn_nsgs LABELS newton)
+fcsn_test(nsgs_test SOURCES nsgs_test.cc LIBS fcsn_nsgs nlohmann_json::nlohmann_json LABELS newton)
