@@ -77,12 +77,18 @@ LinearSolverStatus DenseSolver::Factorize(const double* values,
   stats_.factorization_seconds += SecondsSince(start);
   stats_.factor_entries = static_cast<long long>(n) * n;
   stats_.last_factorization_flops = 2.0 / 3.0 * n * static_cast<double>(n) * n;
+  // Partial pivoting never fails: an exactly zero pivot stays on U's diagonal,
+  // and Eigen's rcond estimate is then meaningless (it can be O(1)).
+  const double smallest_pivot =
+      m.lu.matrixLU().diagonal().cwiseAbs().minCoeff();
+  if (!(smallest_pivot > 0.0)) rcond_ = 0.0;
   if (!(rcond_ >= std::numeric_limits<double>::epsilon())) {
-    return Report(
-        LinearSolverStatus::kSingular,
-        "dense LU: the matrix is numerically singular (rcond estimate " +
-            std::to_string(rcond_) + " < machine epsilon)",
-        message);
+    return Report(LinearSolverStatus::kSingular,
+                  "dense LU: the matrix is numerically singular (smallest "
+                  "pivot " +
+                      std::to_string(smallest_pivot) + ", rcond estimate " +
+                      std::to_string(rcond_) + ")",
+                  message);
   }
   m.factorized = true;
   return Report(LinearSolverStatus::kSuccess, "", message);

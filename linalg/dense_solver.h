@@ -3,10 +3,10 @@
 // O(n^3) work per factorization.
 //
 // Analyze() validates and stores the pattern; Factorize() scatters the values
-// into a dense n x n matrix and factorizes it. Singularity check: the
-// factorization is rejected as kSingular when the reciprocal condition estimate
-// rcond_1(J) (PartialPivLU::rcond) is below machine epsilon or not a number (an
-// exactly zero pivot), since partial pivoting alone never fails.
+// into a dense n x n matrix and factorizes it. Partial pivoting alone never
+// fails, so the factorization is rejected as kSingular when a pivot is exactly
+// zero or the reciprocal condition estimate rcond_1(J) (PartialPivLU::rcond) is
+// below machine epsilon.
 // stats().ordering_used is "none".
 #ifndef FCSN_LINALG_DENSE_SOLVER_H_
 #define FCSN_LINALG_DENSE_SOLVER_H_
