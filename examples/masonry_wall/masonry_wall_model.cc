@@ -1,0 +1,687 @@
+// masonry_wall_model.cc: mesh, H8 elasticity, contacts, H and the theta-method
+// step problem of the masonry low wall (shared/docs/masonry_wall.md §6).
+#include "masonry_wall_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <tuple>
+
+namespace fcsn::masonry {
+
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+using Triplet = Eigen::Triplet<double, int>;
+
+// Blocks per course and which one is the half block: courses 1 and 3 are [1/2,
+// 1, 1, 1], course 2 is [1, 1, 1, 1/2] (§5.1, running bond).
+constexpr int kCourses = 3;
+constexpr int kBlocksPerCourse = 4;
+
+bool IsHalfBlock(int course, int index) {
+  return course == 1 ? index == kBlocksPerCourse - 1 : index == 0;
+}
+
+// Frame [n t1 t2] of §6.3: t1 = e_x unless n is closer to e_x than 60 degrees,
+// then e_y.
+Matrix3d MakeFrame(const Vector3d& normal) {
+  constexpr double kAxisSwitch =
+      0.5;  // |n.e_x| threshold of the spec's frame rule
+  const Vector3d t1 = std::abs(normal.x()) < kAxisSwitch ? Vector3d::UnitX()
+                                                         : Vector3d::UnitY();
+  Matrix3d frame;
+  frame.col(0) = normal;
+  frame.col(1) = t1;
+  frame.col(2) = normal.cross(t1);
+  return frame;
+}
+
+Matrix3d CrossMatrix(const Vector3d& r) {
+  Matrix3d c;
+  c << 0.0, -r.z(), r.y(), r.z(), 0.0, -r.x(), -r.y(), r.x(), 0.0;
+  return c;
+}
+
+// 24 x 24 stiffness of a trilinear H8 brick of size a x b x c, 2 x 2 x 2 Gauss
+// points. Local node (i, j, k) in {0,1}^3 has index i + 2 j + 4 k; dofs (x, y,
+// z) per node.
+Eigen::Matrix<double, 24, 24> BrickStiffness(
+    double a, double b, double c, double young, double nu) {
+  const double lambda = young * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
+  const double shear = young / (2.0 * (1.0 + nu));
+  Eigen::Matrix<double, 6, 6> D = Eigen::Matrix<double, 6, 6>::Zero();
+  D.topLeftCorner<3, 3>().setConstant(lambda);
+  D.topLeftCorner<3, 3>().diagonal().array() += 2.0 * shear;
+  D.bottomRightCorner<3, 3>().diagonal().setConstant(shear);
+
+  const double gauss = 1.0 / std::sqrt(3.0);
+  const double det_j = a * b * c / 8.0;
+  Eigen::Matrix<double, 24, 24> ke = Eigen::Matrix<double, 24, 24>::Zero();
+  for (int gp = 0; gp < 8; ++gp) {
+    const double xi = (gp & 1) ? gauss : -gauss;
+    const double eta = (gp & 2) ? gauss : -gauss;
+    const double zeta = (gp & 4) ? gauss : -gauss;
+    Eigen::Matrix<double, 6, 24> B = Eigen::Matrix<double, 6, 24>::Zero();
+    for (int node = 0; node < 8; ++node) {
+      const double si = (node & 1) ? 1.0 : -1.0;
+      const double sj = (node & 2) ? 1.0 : -1.0;
+      const double sk = (node & 4) ? 1.0 : -1.0;
+      // dN/dx = dN/dxi * 2/a, N = (1 + si xi)(1 + sj eta)(1 + sk zeta) / 8.
+      const double nx = si * (1 + sj * eta) * (1 + sk * zeta) / 8.0 * 2.0 / a;
+      const double ny = sj * (1 + si * xi) * (1 + sk * zeta) / 8.0 * 2.0 / b;
+      const double nz = sk * (1 + si * xi) * (1 + sj * eta) / 8.0 * 2.0 / c;
+      const int col = 3 * node;
+      // Strains (xx, yy, zz, yz, xz, xy), engineering shear.
+      B(0, col) = nx;
+      B(1, col + 1) = ny;
+      B(2, col + 2) = nz;
+      B(3, col + 1) = nz;
+      B(3, col + 2) = ny;
+      B(4, col) = nz;
+      B(4, col + 2) = nx;
+      B(5, col) = ny;
+      B(5, col + 1) = nx;
+    }
+    ke += B.transpose() * D * B * det_j;
+  }
+  return ke;
+}
+
+}  // namespace
+
+const char* ToString(GapScaling x) {
+  switch (x) {
+    case GapScaling::kOverH:
+      return "h";
+    case GapScaling::kOverThetaH:
+      return "theta-h";
+  }
+  return "?";
+}
+
+const char* ToString(ContactGroup x) {
+  switch (x) {
+    case ContactGroup::kBottomSupport:
+      return "bottom";
+    case ContactGroup::kTopSupport:
+      return "top";
+    case ContactGroup::kBedJoint12:
+      return "bed12";
+    case ContactGroup::kBedJoint23:
+      return "bed23";
+    case ContactGroup::kHeadJoint:
+      return "head";
+  }
+  return "?";
+}
+
+WallOptions WallOptions::Refined(int factor) {
+  WallOptions options;
+  options.elements_x *= factor;
+  options.elements_y *= factor;
+  options.elements_z *= factor;
+  return options;
+}
+
+WallOptions WallOptions::Coarse() {
+  WallOptions options;
+  options.elements_x = 4;
+  options.elements_y = 2;
+  options.elements_z = 2;
+  return options;
+}
+
+void WallOptions::SwapFriction() {
+  std::swap(mu_block_block, mu_block_support);
+}
+
+std::string WallOptions::Validate() const {
+  std::ostringstream out;
+  auto positive = [&out](const char* name, double value) {
+    if (!(value > 0.0) || !std::isfinite(value)) {
+      out << "WallOptions::" << name << " must be positive and finite, got "
+          << value << ".";
+      return false;
+    }
+    return true;
+  };
+  if (!positive("block_length", block_length) ||
+      !positive("block_thickness", block_thickness) ||
+      !positive("block_height", block_height) ||
+      !positive("youngs_modulus", youngs_modulus) ||
+      !positive("density", density) || !positive("h", h) ||
+      !positive("support_length", support_length) ||
+      !positive("support_width", support_width) ||
+      !positive("support_height", support_height) ||
+      !positive("top_support_mass", top_support_mass)) {
+    return out.str();
+  }
+  if (elements_x < 2 || elements_x % 2 != 0) {
+    return "WallOptions::elements_x must be even and >= 2 (half blocks have "
+           "elements_x / 2), "
+           "got " +
+           std::to_string(elements_x) + ".";
+  }
+  if (elements_y < 1 || elements_z < 1) {
+    return "WallOptions::elements_y and elements_z must be >= 1.";
+  }
+  if (!(poisson_ratio > -1.0 && poisson_ratio < 0.5)) {
+    return "WallOptions::poisson_ratio must lie in (-1, 0.5), got " +
+           std::to_string(poisson_ratio) + ".";
+  }
+  if (!(rayleigh_beta >= 0.0) || !std::isfinite(rayleigh_beta)) {
+    return "WallOptions::rayleigh_beta must be >= 0 and finite.";
+  }
+  if (!(theta > 0.0 && theta <= 1.0)) {
+    return "WallOptions::theta must lie in (0, 1], got " +
+           std::to_string(theta) + ".";
+  }
+  if (num_steps < 0) return "WallOptions::num_steps must be >= 0.";
+  if (!(mu_block_block >= 0.0) || !(mu_block_support >= 0.0) ||
+      !std::isfinite(mu_block_block) || !std::isfinite(mu_block_support)) {
+    return "WallOptions::mu_block_block and mu_block_support must be >= 0 and "
+           "finite.";
+  }
+  if (!(gravity >= 0.0) || !std::isfinite(gravity)) {
+    return "WallOptions::gravity must be >= 0 and finite (it points along -z).";
+  }
+  if (gravity_ramp_last_step < 2) {
+    return "WallOptions::gravity_ramp_last_step must be >= 2.";
+  }
+  if (!(shear_start_time >= 0.0) || !(shear_ramp_end_time > shear_start_time) ||
+      !std::isfinite(shear_ramp_end_time) || !std::isfinite(shear_velocity)) {
+    return "WallOptions: need 0 <= shear_start_time < shear_ramp_end_time and "
+           "a finite "
+           "shear_velocity.";
+  }
+  if (!(stiffness_drop_tolerance >= 0.0 && stiffness_drop_tolerance <= 1e-6)) {
+    return "WallOptions::stiffness_drop_tolerance must lie in [0, 1e-6].";
+  }
+  return "";
+}
+
+std::unique_ptr<MasonryWall> MasonryWall::Create(const WallOptions& options,
+                                                 std::string* error) {
+  const std::string message = options.Validate();
+  if (!message.empty()) {
+    if (error != nullptr) *error = message;
+    return nullptr;
+  }
+  std::unique_ptr<MasonryWall> wall(new MasonryWall(options));
+  wall->BuildMesh();
+  wall->AssembleStiffnessAndMass();
+  wall->BuildContacts();
+  wall->AssembleH();
+  wall->AssembleIterationMatrix();
+  wall->Reset();
+  return wall;
+}
+
+MasonryWall::MasonryWall(const WallOptions& options) : options_(options) {}
+
+double MasonryWall::kappa() const {
+  const double h = options_.h;
+  const double theta = options_.theta;
+  return h * theta * options_.rayleigh_beta + h * h * theta * theta;
+}
+
+void MasonryWall::BuildMesh() {
+  const WallOptions& o = options_;
+  int first_node = 0;
+  for (int course = 0; course < kCourses; ++course) {
+    double x = 0.0;
+    for (int index = 0; index < kBlocksPerCourse; ++index) {
+      const bool half = IsHalfBlock(course, index);
+      Block block;
+      block.course = course;
+      block.nx = half ? o.elements_x / 2 : o.elements_x;
+      block.ny = o.elements_y;
+      block.nz = o.elements_z;
+      const double length = half ? 0.5 * o.block_length : o.block_length;
+      block.lower = Vector3d(x, 0.0, course * o.block_height);
+      block.upper = Vector3d(
+          x + length, o.block_thickness, (course + 1) * o.block_height);
+      block.first_node = first_node;
+      first_node += block.NumNodes();
+      x += length;
+      blocks_.push_back(block);
+    }
+  }
+  nodes_.resize(first_node);
+  num_elements_ = 0;
+  for (const Block& block : blocks_) {
+    const Vector3d size = block.upper - block.lower;
+    for (int k = 0; k <= block.nz; ++k) {
+      for (int j = 0; j <= block.ny; ++j) {
+        for (int i = 0; i <= block.nx; ++i) {
+          nodes_[block.Node(i, j, k)] =
+              block.lower + Vector3d(size.x() * i / block.nx,
+                                     size.y() * j / block.ny,
+                                     size.z() * k / block.nz);
+        }
+      }
+    }
+    num_elements_ += block.nx * block.ny * block.nz;
+  }
+
+  // Top support: a box centred on the wall in x and y, on top of it; principal
+  // inertia of a box.
+  const double wall_length = 3.5 * o.block_length;
+  const double m = o.top_support_mass;
+  const double a = o.support_length;
+  const double b = o.support_width;
+  const double c = o.support_height;
+  top_support_.mass = m;
+  top_support_.inertia = Vector3d(m * (b * b + c * c) / 12.0,
+                                  m * (a * a + c * c) / 12.0,
+                                  m * (a * a + b * b) / 12.0);
+  top_support_.centre = Vector3d(0.5 * wall_length,
+                                 0.5 * o.block_thickness,
+                                 kCourses * o.block_height + 0.5 * c);
+}
+
+void MasonryWall::AssembleStiffnessAndMass() {
+  const int nb = num_block_dofs();
+  std::vector<Triplet> triplets;
+  mass_ = Eigen::VectorXd::Zero(n());
+  gravity_load_ = Eigen::VectorXd::Zero(n());
+  for (const Block& block : blocks_) {
+    const Vector3d size =
+        (block.upper - block.lower)
+            .cwiseQuotient(Vector3d(block.nx, block.ny, block.nz));
+    const Eigen::Matrix<double, 24, 24> ke =
+        BrickStiffness(size.x(),
+                       size.y(),
+                       size.z(),
+                       options_.youngs_modulus,
+                       options_.poisson_ratio);
+    const double node_mass = options_.density * size.prod() / 8.0;
+    triplets.reserve(triplets.size() + 576 * block.nx * block.ny * block.nz);
+    for (int ek = 0; ek < block.nz; ++ek) {
+      for (int ej = 0; ej < block.ny; ++ej) {
+        for (int ei = 0; ei < block.nx; ++ei) {
+          std::array<int, 8> element_nodes;
+          for (int local = 0; local < 8; ++local) {
+            element_nodes[local] = block.Node(ei + (local & 1),
+                                              ej + ((local >> 1) & 1),
+                                              ek + ((local >> 2) & 1));
+          }
+          for (int p = 0; p < 8; ++p) {
+            for (int dp = 0; dp < 3; ++dp) {
+              mass_[3 * element_nodes[p] + dp] += node_mass;
+            }
+            // Consistent load of a unit body force along z: m_e / 8 per node on
+            // a brick.
+            gravity_load_[3 * element_nodes[p] + 2] += node_mass;
+            for (int q = 0; q < 8; ++q) {
+              for (int dp = 0; dp < 3; ++dp) {
+                for (int dq = 0; dq < 3; ++dq) {
+                  triplets.emplace_back(3 * element_nodes[p] + dp,
+                                        3 * element_nodes[q] + dq,
+                                        ke(3 * p + dp, 3 * q + dq));
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  SparseMatrix K(nb, nb);
+  K.setFromTriplets(triplets.begin(), triplets.end());
+  // Exactly symmetric: round-off in the element integration is not.
+  const SparseMatrix Kt = K.transpose();
+  K_ = 0.5 * (K + Kt);
+  if (options_.stiffness_drop_tolerance > 0.0) {
+    const double max_abs = K_.coeffs().cwiseAbs().maxCoeff();
+    K_.prune(max_abs, options_.stiffness_drop_tolerance);
+  }
+  K_.makeCompressed();
+
+  const int s = top_support_dof();
+  mass_[s] = top_support_.mass;
+  mass_[s + 1] = top_support_.mass;
+  mass_.segment<3>(s + 2) = top_support_.inertia;
+  gravity_load_[s + 1] = top_support_.mass;
+}
+
+void MasonryWall::BuildContacts() {
+  const WallOptions& o = options_;
+  auto block_at = [this](int course, double x) {
+    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
+      if (blocks_[b].course == course && blocks_[b].lower.x() < x &&
+          x < blocks_[b].upper.x()) {
+        return b;
+      }
+    }
+    return -1;
+  };
+  auto node_candidates = [&](int course, bool top_face, ContactGroup group) {
+    const Vector3d normal =
+        top_face ? Vector3d(-Vector3d::UnitZ()) : Vector3d::UnitZ();
+    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
+      const Block& block = blocks_[b];
+      if (block.course != course) continue;
+      const int k = top_face ? block.nz : 0;
+      for (int j = 0; j <= block.ny; ++j) {
+        for (int i = 0; i <= block.nx; ++i) {
+          ContactPoint c;
+          c.group = group;
+          c.block_a = b;
+          c.x_a = nodes_[block.Node(i, j, k)];
+          c.x_b = c.x_a;
+          c.frame = MakeFrame(normal);
+          c.mu = o.mu_block_support;
+          c.nodes_a.push_back({block.Node(i, j, k), 1.0});
+          contacts_.push_back(c);
+        }
+      }
+    }
+  };
+  // Face-centre candidates: weight 1/4 on the 4 nodes of the candidate face
+  // element and of the antagonist face element facing it (the meshes conform
+  // across every joint).
+  auto face_point =
+      [this](const Block& block, const std::array<int, 3>& lo, int axis) {
+        std::vector<NodeWeight> nodes;
+        Vector3d centre = Vector3d::Zero();
+        const int u = (axis + 1) % 3;
+        const int v = (axis + 2) % 3;
+        for (int du = 0; du <= 1; ++du) {
+          for (int dv = 0; dv <= 1; ++dv) {
+            std::array<int, 3> ijk = lo;
+            ijk[u] += du;
+            ijk[v] += dv;
+            const int node = block.Node(ijk[0], ijk[1], ijk[2]);
+            nodes.push_back({node, 0.25});
+            centre += 0.25 * nodes_[node];
+          }
+        }
+        return std::make_pair(nodes, centre);
+      };
+  auto bed_joint = [&](int upper_course, ContactGroup group) {
+    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
+      const Block& block = blocks_[b];
+      if (block.course != upper_course) continue;
+      for (int j = 0; j < block.ny; ++j) {
+        for (int i = 0; i < block.nx; ++i) {
+          ContactPoint c;
+          c.group = group;
+          c.block_a = b;
+          std::tie(c.nodes_a, c.x_a) = face_point(block, {i, j, 0}, 2);
+          c.block_b = block_at(upper_course - 1, c.x_a.x());
+          const Block& below = blocks_[c.block_b];
+          const int ib = static_cast<int>(
+              std::floor((c.x_a.x() - below.lower.x()) /
+                         ((below.upper.x() - below.lower.x()) / below.nx)));
+          std::tie(c.nodes_b, c.x_b) = face_point(below, {ib, j, below.nz}, 2);
+          c.frame = MakeFrame(Vector3d::UnitZ());
+          c.mu = o.mu_block_block;
+          contacts_.push_back(c);
+        }
+      }
+    }
+  };
+
+  node_candidates(0, false, ContactGroup::kBottomSupport);
+  node_candidates(kCourses - 1, true, ContactGroup::kTopSupport);
+  bed_joint(1, ContactGroup::kBedJoint12);
+  bed_joint(2, ContactGroup::kBedJoint23);
+  for (int b = 0; b + 1 < static_cast<int>(blocks_.size()); ++b) {
+    const Block& left = blocks_[b];
+    const Block& right = blocks_[b + 1];
+    if (left.course != right.course) continue;
+    for (int k = 0; k < left.nz; ++k) {
+      for (int j = 0; j < left.ny; ++j) {
+        ContactPoint c;
+        c.group = ContactGroup::kHeadJoint;
+        c.block_a = b;
+        c.block_b = b + 1;
+        std::tie(c.nodes_a, c.x_a) = face_point(left, {left.nx, j, k}, 0);
+        std::tie(c.nodes_b, c.x_b) = face_point(right, {0, j, k}, 0);
+        c.frame = MakeFrame(-Vector3d::UnitX());
+        c.mu = o.mu_block_block;
+        contacts_.push_back(c);
+      }
+    }
+  }
+  mu_.resize(nc());
+  for (int a = 0; a < nc(); ++a) mu_[a] = contacts_[a].mu;
+}
+
+void MasonryWall::AssembleH() {
+  std::vector<Triplet> triplets;
+  const int s = top_support_dof();
+  auto add = [&triplets](int row, int col, double value) {
+    if (value != 0.0)
+      triplets.emplace_back(row, col, value);  // structural zeros dropped
+  };
+  for (int a = 0; a < nc(); ++a) {
+    const ContactPoint& c = contacts_[a];
+    const Matrix3d& R = c.frame;
+    for (int j = 0; j < 3; ++j) {
+      const int col = 3 * a + j;
+      for (const NodeWeight& nw : c.nodes_a) {
+        for (int d = 0; d < 3; ++d)
+          add(3 * nw.node + d, col, nw.weight * R(d, j));
+      }
+      for (const NodeWeight& nw : c.nodes_b) {
+        for (int d = 0; d < 3; ++d)
+          add(3 * nw.node + d, col, -nw.weight * R(d, j));
+      }
+      if (c.group == ContactGroup::kTopSupport) {
+        // v_B = v_s + omega x r = v_s - [r]_x omega: rows -R (v_y, v_z; v_x is
+        // prescribed) and -[r]_x R (omega).
+        Vector3d lever = c.x_b - top_support_.centre;
+        // Lever-arm components at round-off level (a node on the support's
+        // centre line, its coordinate accumulated differently) are exact
+        // zeros of the geometry: keep them out of H's pattern.
+        constexpr double kRoundOff = 1e-12;  // relative to the block length
+        lever = (lever.array().abs() <= kRoundOff * options_.block_length)
+                    .select(0.0, lever);
+        const Vector3d rot = -CrossMatrix(lever) * R.col(j);
+        add(s, col, -R(1, j));
+        add(s + 1, col, -R(2, j));
+        for (int d = 0; d < 3; ++d) add(s + 2 + d, col, rot[d]);
+      }
+    }
+  }
+  H_.resize(n(), m());
+  H_.setFromTriplets(triplets.begin(), triplets.end());
+  H_.makeCompressed();
+}
+
+void MasonryWall::AssembleIterationMatrix() {
+  std::vector<Triplet> triplets;
+  triplets.reserve(K_.nonZeros() + n());
+  const double k = kappa();
+  for (int col = 0; col < K_.outerSize(); ++col) {
+    for (SparseMatrix::InnerIterator it(K_, col); it; ++it) {
+      triplets.emplace_back(it.row(), it.col(), k * it.value());
+    }
+  }
+  for (int i = 0; i < n(); ++i) triplets.emplace_back(i, i, mass_[i]);
+  M_hat_.resize(n(), n());
+  M_hat_.setFromTriplets(triplets.begin(), triplets.end());
+  M_hat_.makeCompressed();
+}
+
+double MasonryWall::CourseMass(int course) const {
+  double mass = 0.0;
+  for (const Block& block : blocks_) {
+    if (block.course == course)
+      mass += options_.density * (block.upper - block.lower).prod();
+  }
+  return mass;
+}
+
+double MasonryWall::BlockMass() const {
+  double mass = 0.0;
+  for (int course = 0; course < kCourses; ++course) mass += CourseMass(course);
+  return mass;
+}
+
+double MasonryWall::GravityAtStep(int k) const {
+  const int last = options_.gravity_ramp_last_step;
+  if (k <= 1) return 0.0;
+  if (k >= last) return -options_.gravity;
+  return -options_.gravity * (k - 1) / (last - 1);
+}
+
+double MasonryWall::ShearVelocityAt(double t) const {
+  const double t0 = options_.shear_start_time;
+  const double t1 = options_.shear_ramp_end_time;
+  if (t <= t0) return 0.0;
+  if (t >= t1) return options_.shear_velocity;
+  return options_.shear_velocity * (t - t0) / (t1 - t0);
+}
+
+Eigen::Vector3d MasonryWall::PrescribedRelative(int a,
+                                                double support_value) const {
+  const ContactPoint& c = contacts_[a];
+  if (c.group != ContactGroup::kTopSupport) return Vector3d::Zero();
+  return -c.frame.transpose() * (support_value * Vector3d::UnitX());
+}
+
+void MasonryWall::Reset() {
+  step_ = 0;
+  q_ = Eigen::VectorXd::Zero(n());
+  v_ = Eigen::VectorXd::Zero(n());
+  support_x_ = 0.0;
+  last_.v = Eigen::VectorXd::Zero(n());
+  last_.u = Eigen::VectorXd::Zero(m());
+  last_.r = Eigen::VectorXd::Zero(m());
+}
+
+void MasonryWall::BuildStepProblem(GlobalProblem* problem) const {
+  const double h = options_.h;
+  const double theta = options_.theta;
+  const int k = step_ + 1;
+  const double g = GravityAtStep(k);
+  const double v_prev = ShearVelocityAt(step_ * h);
+  const double v_now = ShearVelocityAt(k * h);
+  const int nb = num_block_dofs();
+  const int s = top_support_dof();
+
+  problem->M = M_hat_;
+  problem->H = H_;
+  problem->mu = mu_;
+  problem->G.resize(n(), 0);
+  problem->b.resize(0);
+
+  // Blocks: f = M v + h F_ext(g_k) - K (h q + (h^2 theta (1-theta) + h
+  // (1-theta) beta) v).
+  const double c1 = h * h * theta * (1.0 - theta) +
+                    h * (1.0 - theta) * options_.rayleigh_beta;
+  problem->f.resize(n());
+  const Eigen::VectorXd kq = K_ * (h * q_.head(nb) + c1 * v_.head(nb));
+  problem->f.head(nb) = mass_.head(nb).cwiseProduct(v_.head(nb)) +
+                        h * g * gravity_load_.head(nb) - kq;
+  // Top support: momentum plus weight on v_z.
+  problem->f.tail(kTopSupportFreeDofs) =
+      mass_.tail(kTopSupportFreeDofs)
+          .cwiseProduct(v_.tail(kTopSupportFreeDofs));
+  problem->f[s + 1] += h * g * gravity_load_[s + 1];
+
+  // w: gap at the predicted configuration d = q + (1-theta) h v over h, minus
+  // the prescribed antagonist velocity in the contact frame.
+  const Eigen::VectorXd d = q_ + (1.0 - theta) * h * v_;
+  const double d_support_x = support_x_ + (1.0 - theta) * h * v_prev;
+  const Eigen::VectorXd ud = H_.transpose() * d;
+  const double scale =
+      options_.gap_scaling == GapScaling::kOverH ? 1.0 / h : 1.0 / (theta * h);
+  problem->w.resize(m());
+  for (int a = 0; a < nc(); ++a) {
+    const double gap = ud[3 * a] + PrescribedRelative(a, d_support_x)[0];
+    problem->w.segment<3>(3 * a) = PrescribedRelative(a, v_now);
+    problem->w[3 * a] += gap * scale;
+  }
+}
+
+bool MasonryWall::Advance(const Solution& solution, std::string* error) {
+  if (solution.v.size() != n() || solution.r.size() != m() ||
+      (solution.u.size() != 0 && solution.u.size() != m())) {
+    if (error != nullptr) {
+      *error = "MasonryWall::Advance: solution sizes (v " +
+               std::to_string(solution.v.size()) + ", r " +
+               std::to_string(solution.r.size()) +
+               ") do not match n = " + std::to_string(n()) +
+               ", m = " + std::to_string(m()) + ".";
+    }
+    return false;
+  }
+  if (!solution.v.allFinite() || !solution.r.allFinite()) {
+    if (error != nullptr)
+      *error = "MasonryWall::Advance: solution is not finite.";
+    return false;
+  }
+  const double h = options_.h;
+  const double theta = options_.theta;
+  const double v_prev = ShearVelocityAt(step_ * h);
+  const double v_now = ShearVelocityAt((step_ + 1) * h);
+  q_ += h * (theta * solution.v + (1.0 - theta) * v_);
+  v_ = solution.v;
+  support_x_ += h * (theta * v_now + (1.0 - theta) * v_prev);
+  last_ = solution;
+  ++step_;
+  return true;
+}
+
+Eigen::VectorXd MasonryWall::Gaps() const {
+  const Eigen::VectorXd uq = H_.transpose() * q_;
+  Eigen::VectorXd gaps(nc());
+  for (int a = 0; a < nc(); ++a) {
+    gaps[a] = uq[3 * a] + PrescribedRelative(a, support_x_)[0];
+  }
+  return gaps;
+}
+
+StepDiagnostics MasonryWall::Diagnose(const Solution& solution,
+                                      double open_tolerance,
+                                      double slip_tolerance) const {
+  StepDiagnostics out;
+  if (solution.r.size() != m()) return out;
+  double max_rn = 0.0;
+  for (int a = 0; a < nc(); ++a) max_rn = std::max(max_rn, solution.r[3 * a]);
+  for (int a = 0; a < nc(); ++a) {
+    const ContactPoint& c = contacts_[a];
+    GroupDiagnostics& group = out.group(c.group);
+    const Vector3d r = solution.r.segment<3>(3 * a);
+    ++group.contacts;
+    if (r[0] <= open_tolerance * max_rn) {
+      ++group.open;
+    } else if (r.tail<2>().norm() >= (1.0 - slip_tolerance) * c.mu * r[0]) {
+      ++group.slip;
+    } else {
+      ++group.stick;
+    }
+    group.sum_r_n += r[0];
+    group.sum_impulse += c.frame * r;
+  }
+  return out;
+}
+
+const std::array<int, 50>& FclibCollectionCounters() {
+  static const std::array<int, 50> kCounters = {
+      1,   14,  31,  32,  54,  78,  89,  112, 122, 133, 142, 160, 161,
+      172, 173, 189, 191, 210, 218, 222, 226, 238, 255, 268, 272, 277,
+      299, 307, 308, 310, 325, 330, 344, 350, 367, 381, 389, 407, 419,
+      429, 438, 452, 456, 461, 472, 474, 475, 488, 490, 498};
+  return kCounters;
+}
+
+std::string FclibFileName(int iterations, int nc, int counter) {
+  char buffer[96];
+  std::snprintf(buffer,
+                sizeof(buffer),
+                "LowWall_FEM-i%05d-%d-%05d.hdf5",
+                iterations,
+                nc,
+                counter);
+  return buffer;
+}
+
+}  // namespace fcsn::masonry
