@@ -1,0 +1,77 @@
+// formulations/residual.h: per-contact residuals F(u, r; mu, rho) in R^3 and
+// their generalized Jacobian blocks A = dF/du, B = dF/dr, for the four
+// formulations (formulations.md §3).
+//
+// For one contact (local frame N, T1, T2; r_N >= 0 compressive, u_N >= 0
+// separating):
+//
+//   F(u, r) = 0  <=>  K*_mu  ∋  u + mu ||u_T|| e_N  ⟂  r  ∈  K_mu
+//   (Signorini-Coulomb law)
+//
+//   kAlartCurnier      F_N = r_N - (s_N)_+,  F_T = r_T - P_D(mu (s_N)_+)(s_T)
+//   alart_curnier.h kJeanMoreau        F_N = r_N - (s_N)_+,  F_T = r_T - P_D(mu
+//   (r_N)_+)(s_T)       jean_moreau.h kNaturalMap        F = r - P_K(r - rho_N
+//   u^),  u^ = u + mu ||u_T|| e_N          natural_map.h kFischerBurmeister F =
+//   phi_FB(D r, rho_N E(u)) (SOC Jordan algebra) fischer_burmeister.h
+//
+// with s_N = r_N - rho_N u_N and s_T = r_T - diag(rho_T1, rho_T2) u_T.
+//
+// Scaling rho = (rho_N, rho_T1, rho_T2), all > 0:
+// * AC and JM use the three values componentwise (as Siconos' generated code).
+// Their zero set does
+//   not depend on rho as long as rho_T1 = rho_T2; with rho_T1 != rho_T2 the
+//   slip condition becomes u_T = -lambda diag(rho_T)^-1 r_T, an anisotropic
+//   law, so keep rho_T1 = rho_T2 for Coulomb.
+// * NM and FB are cone-complementarity functions: only a positive scalar
+// multiple of u keeps their
+//   zero set, so they use the scalar rho_N and ignore rho_T1, rho_T2.
+//
+// Every kink has a fixed, documented element (formulations.md §3.5, details in
+// each header); no branch divides by zero, and finite inputs give finite
+// outputs.
+//
+// Usage (Newton driver):
+//   Eigen::VectorXd F(3 * nc);
+//   std::vector<Eigen::Matrix3d> A(nc), B(nc);
+//   fcsn::EvaluateAll(fcsn::Formulation::kAlartCurnier, u, r, mu, rho, &F,
+//   A.data(), B.data());
+#ifndef FCSN_FORMULATIONS_RESIDUAL_H_
+#define FCSN_FORMULATIONS_RESIDUAL_H_
+
+#include <Eigen/Core>
+
+#include "fcsn/types.h"
+
+namespace fcsn {
+
+// One contact. F only when A == nullptr && B == nullptr; otherwise both must be
+// non-null (if only one is given, the other block is computed into scratch
+// storage and discarded). F must be non-null.
+void EvaluateContact(Formulation formulation,
+                     const Eigen::Vector3d& u,
+                     const Eigen::Vector3d& r,
+                     double mu,
+                     const Eigen::Vector3d& rho,
+                     Eigen::Vector3d* F,
+                     Eigen::Matrix3d* A,
+                     Eigen::Matrix3d* B);
+
+// Batched over nc contacts: u, r, rho have 3*nc entries, mu has nc; F (size
+// 3nc) is preallocated by the caller; A and B point to arrays of nc
+// preallocated Matrix3d, or are both nullptr (F only). No allocation inside.
+// Contact a uses entries 3a..3a+2. If only one of A, B is non-null, only F is
+// evaluated. nc is taken as mu.size(); if u, r, rho or F are shorter than 3 nc
+// (a caller bug), only the contacts they fully cover are evaluated (checked by
+// assert in debug builds).
+void EvaluateAll(Formulation formulation,
+                 const Eigen::VectorXd& u,
+                 const Eigen::VectorXd& r,
+                 const Eigen::VectorXd& mu,
+                 const Eigen::VectorXd& rho,
+                 Eigen::VectorXd* F,
+                 Eigen::Matrix3d* A,
+                 Eigen::Matrix3d* B);
+
+}  // namespace fcsn
+
+#endif  // FCSN_FORMULATIONS_RESIDUAL_H_
