@@ -1,9 +1,10 @@
 // linalg_benchmark: Analyze vs Factorize vs Solve of the MUMPS backend for each
 // ordering (METIS through PERM_IN, AMD, SCOTCH, MUMPS' automatic choice), plus
-// Eigen SparseLU for reference, on a synthetic contact Newton matrix J = [[M,
-// -H], [A H^T, B]] of about 10.7k unknowns: M from a 15^3-node grid with 3 dofs
-// per node and 27-point (hexahedral FEM-like) coupling, 200 contacts on one
-// face in mixed stick/slide/open states (tests/linalg/test_matrices.h).
+// Eigen SparseLU for reference, on a synthetic contact Newton matrix
+// J = [[M, -H], [A H^T, B]] of about 10.7k unknowns: M from a 15^3-node grid
+// with 3 dofs per node and 27-point (hexahedral FEM-like) coupling, 200
+// contacts on one face in mixed stick/slide/open states
+// (tests/linalg/test_matrices.h).
 //
 // Factorize alternates between two contact-state value sets on the same
 // pattern, as Newton does. Counters: factor entries and flops as reported by

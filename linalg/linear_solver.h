@@ -4,36 +4,39 @@
 // sparsity pattern is fixed for the whole solve while its values change at
 // every Newton iteration (formulations.md §4.4):
 //
-//   Analyze(pattern)   once per pattern: validation, fill-reducing ordering,
-//   symbolic analysis; Factorize(values)  once per iteration: numeric LU of the
-//   current values on that pattern; Solve(&rhs)        any number of times:
-//   overwrites rhs with J^-1 rhs, using the last factors.
+//   Analyze(pattern)  once per pattern: validation, fill-reducing ordering,
+//                     symbolic analysis;
+//   Factorize(values) once per iteration: numeric LU of the current values;
+//   Solve(&rhs)       any number of times: rhs := J^-1 rhs with the last
+//                     factors.
 //
 // Contract:
-//   * The pattern is CSC, 0-based, row indices strictly increasing within each
-//   column (sorted,
-//     no duplicates). Structural zeros are kept: an entry whose value is 0 in
-//     some iteration stays in the pattern (Siconos' pitfall §10.1 is to drop
-//     them, which changes the pattern).
+//   * The pattern is CSC, 0-based, row indices strictly increasing within
+//     each column (sorted, no duplicates). Structural zeros are kept: an
+//     entry whose value is 0 in some iteration stays in the pattern (dropping
+//     them is Siconos' pitfall, formulations.md §10.1).
 //   * `values` passed to Factorize has pattern.nnz() entries in the pattern's
-//   CSC order.
+//     CSC order.
 //   * A failed Factorize invalidates the previous factors: Solve then returns
-//   kNotReady.
+//     kNotReady.
 //   * A numerically singular J gives kSingular; no backend ever "fixes" null
-//   pivots silently.
-//   * `message` may be nullptr; when given it receives a readable sentence on
-//   failure (and is
-//     cleared on success). Nothing is printed, no exception escapes.
+//     pivots silently.
+//   * `message` may be nullptr; when given, it receives a readable sentence on
+//     failure and is cleared on success. Nothing is printed and no exception
+//     escapes.
+//   * Counters in stats() count calls that reached the backend, failed or
+//     not.
 //   * Objects are not thread-safe; use one per thread.
 //
 // Usage:
 //   std::string message;
-//   std::unique_ptr<LinearSolver> solver = LinearSolver::Create(options,
-//   &message); if (!solver) { /* backend unavailable or options invalid:
-//   message says why */ } solver->Analyze(pattern, &message);            //
-//   once for (each Newton iteration) {
-//     solver->Factorize(values.data(), &message);  // kSingular -> regularize
-//     or stop solver->Solve(&rhs, &message);               // rhs := J^-1 rhs
+//   std::unique_ptr<LinearSolver> solver =
+//       LinearSolver::Create(options, &message);
+//   if (!solver) { /* options invalid or backend unavailable: see message */ }
+//   solver->Analyze(pattern, &message);  // once per pattern
+//   for (/* each Newton iteration */) {
+//     solver->Factorize(values.data(), &message);  // kSingular: regularize
+//     solver->Solve(&rhs, &message);               // rhs := J^-1 rhs
 //   }
 //
 // Backends: MUMPS sequential (mumps_solver.h), Eigen SparseLU
@@ -66,23 +69,27 @@ struct SparsityPattern {
 // duplicates).
 std::string CheckPattern(const SparsityPattern& pattern);
 
+// Outcome of each phase. Names (ToString) in quotes.
 enum class LinearSolverStatus {
-  kSuccess,       // "success"
-  kSingular,      // "singular": J is (numerically) singular; no usable factors
-  kOutOfMemory,   // "out-of-memory": allocation failed, or workspace retries
-                  // exhausted
-  kInvalidInput,  // "invalid-input": bad pattern, values (non-finite), or
-                  // right-hand side size
-  kNotReady,  // "not-ready": Factorize before Analyze, or Solve without valid
-              // factors
-  kUnavailable,  // "unavailable": backend not compiled in
-  kFailure,      // "failure": any other backend error; the message carries the
-                 // backend's code
+  // "success"
+  kSuccess,
+  // "singular": J is numerically singular; there are no usable factors.
+  kSingular,
+  // "out-of-memory": an allocation failed, or the workspace retries ran out.
+  kOutOfMemory,
+  // "invalid-input": bad pattern, non-finite values, bad right-hand side.
+  kInvalidInput,
+  // "not-ready": Factorize before Analyze, or Solve without valid factors.
+  kNotReady,
+  // "unavailable": the backend was not compiled in.
+  kUnavailable,
+  // "failure": any other backend error; the message carries its code.
+  kFailure,
 };
 const char* ToString(LinearSolverStatus status);
 
-// Counters and timings since construction. Times are wall-clock seconds, summed
-// over calls.
+// Counters and timings since construction. Times are wall-clock seconds,
+// summed over calls.
 struct LinearSolverStats {
   int analyses = 0, factorizations = 0, solves = 0;
   double analysis_seconds = 0, factorization_seconds = 0, solve_seconds = 0;
@@ -116,16 +123,15 @@ class LinearSolver {
   static std::unique_ptr<LinearSolver> Create(
       const LinearSolverOptions& options, std::string* message);
 
-  // Symbolic phase, once per pattern. Discards any previous analysis and
+  // Symbolic phase, once per pattern. Discards any previous analysis and the
   // factors.
   virtual LinearSolverStatus Analyze(const SparsityPattern& pattern,
                                      std::string* message) = 0;
-  // Numeric LU of `values` (pattern.nnz() entries, CSC order of the analysed
-  // pattern).
+  // Numeric LU of `values`: pattern.nnz() entries in the CSC order of the
+  // analysed pattern.
   virtual LinearSolverStatus Factorize(const double* values,
                                        std::string* message) = 0;
-  // rhs := J^-1 rhs with the last successful factorization. rhs must have size
-  // n.
+  // rhs := J^-1 rhs with the last successful factorization; size n.
   virtual LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
                                    std::string* message) = 0;
   virtual const LinearSolverStats& stats() const = 0;
@@ -133,8 +139,7 @@ class LinearSolver {
 
 namespace linalg_detail {
 
-// Writes `text` to *message when message is not null; returns `status` for
-// one-line returns.
+// Writes `text` to *message when message is not null and returns `status`.
 LinearSolverStatus Report(LinearSolverStatus status,
                           const std::string& text,
                           std::string* message);

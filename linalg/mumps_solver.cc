@@ -69,8 +69,7 @@ bool IsWorkspaceError(int info1) {
     case -9:   // real workarray S too small for factorization
     case -11:  // real workarray S too small for solution
     case -14:  // integer workarray IS too small for solution
-    case -15:  // integer workarray IS too small for iterative refinement /
-               // error analysis
+    case -15:  // integer workarray IS too small for refinement / analysis
     case -17:  // internal send buffer too small
     case -20:  // internal reception buffer too small
       return true;
@@ -79,8 +78,7 @@ bool IsWorkspaceError(int info1) {
   }
 }
 
-// The one place where MUMPS' INFO(1) < 0 becomes a LinearSolverStatus and a
-// sentence.
+// The one place where MUMPS' INFO(1) < 0 becomes a status and a sentence.
 LinearSolverStatus MapError(Phase phase,
                             const DMUMPS_STRUC_C& id,
                             std::string* message) {
@@ -183,59 +181,64 @@ struct MumpsSolver::Impl {
   }
 
   // Sets every control parameter fcsn relies on (JOB = -1 has just reset them
-  // to defaults).
+  // to their defaults). One parameter per line; meanings from the 5.5 guide.
   void Configure() {
-    IcntlOf(id, 1) = 0;  // output stream for error messages: suppressed (the
-                         // library never prints)
-    IcntlOf(id, 2) =
-        0;  // output stream for diagnostics and warnings: suppressed
-    IcntlOf(id, 3) = 0;   // output stream for global information: suppressed
-    IcntlOf(id, 4) = 0;   // printing level: nothing
-    IcntlOf(id, 5) = 0;   // matrix format: assembled (coordinate IRN/JCN/A)
-    IcntlOf(id, 18) = 0;  // matrix distribution: centralized on the host
+    // Output streams for errors, diagnostics, global information: suppressed,
+    // and printing level 0. The library never prints.
+    IcntlOf(id, 1) = 0;
+    IcntlOf(id, 2) = 0;
+    IcntlOf(id, 3) = 0;
+    IcntlOf(id, 4) = 0;
+    // Matrix input: assembled coordinate format (IRN/JCN/A), centralized.
+    IcntlOf(id, 5) = 0;
+    IcntlOf(id, 18) = 0;
     // Column permutation to a zero-free diagonal: structural only (1).
-    // Analyze() has no values, and the value-based variants (2-7) would read A
-    // during the analysis. MUMPS ignores ICNTL(6) when the ordering is given
-    // (ICNTL(7) = 1): numerical threshold pivoting with delayed pivots then
-    // handles the zero diagonal entries of stick contacts.
+    // Analyze() has no values, and the value-based variants (2-7) would read
+    // A during the analysis. MUMPS ignores ICNTL(6) when the ordering is given
+    // (ICNTL(7) = 1): threshold pivoting with delayed pivots then handles the
+    // zero diagonal entries of stick contacts.
     IcntlOf(id, 6) = 1;
-    IcntlOf(id, 8) = 77;  // scaling: automatic, computed at each factorization
-                          // from its values
-    IcntlOf(id, 10) = 0;  // iterative refinement: none (the Newton loop
-                          // corrects the step anyway)
-    IcntlOf(id, 11) = 0;  // error analysis statistics: off (they cost a
-                          // matrix-vector product)
-    IcntlOf(id, 14) = relaxation_percent;  // working-space relaxation (%),
-                                           // raised by the retries
-    IcntlOf(id, 20) = 0;  // right-hand side: dense, centralized in RHS
-    IcntlOf(id, 21) = 0;  // solution: centralized, overwrites RHS
-    IcntlOf(id, 22) = 0;  // in-core factorization
-    IcntlOf(id, 23) = 0;  // no cap on working memory: sized from the analysis
-                          // estimate and ICNTL(14)
-    IcntlOf(id, 24) =
-        options.detect_null_pivots ? 1 : 0;  // null-pivot row detection
-    IcntlOf(id, 28) = 1;  // sequential analysis (ICNTL(7) chooses the ordering)
-    IcntlOf(id, 31) = 0;  // keep the factors: Solve() needs them
-    IcntlOf(id, 33) = 0;  // determinant: not computed
-    IcntlOf(id, 35) =
-        0;  // block low-rank compression: off (full-rank, exact factors)
-    CntlOf(id, 1) = 0.01;  // relative threshold of numerical partial pivoting
-                           // (unsymmetric default)
-    // Null-pivot threshold: CNTL(3) > 0 is relative to ||A_pre||_inf; 0 is
-    // MUMPS' default eps * 1e-5 * ||A_pre||. (CNTL(3) < 0 would be absolute;
-    // not exposed.)
+    // Scaling: automatic; here computed at each factorization from its values.
+    IcntlOf(id, 8) = 77;
+    // No iterative refinement (the Newton loop corrects the step anyway).
+    IcntlOf(id, 10) = 0;
+    // No error-analysis statistics (they cost extra matrix-vector products).
+    IcntlOf(id, 11) = 0;
+    // Working-space relaxation in percent; raised by the workspace retries.
+    IcntlOf(id, 14) = relaxation_percent;
+    // Dense centralized right-hand side; the solution overwrites it.
+    IcntlOf(id, 20) = 0;
+    IcntlOf(id, 21) = 0;
+    // In-core factorization.
+    IcntlOf(id, 22) = 0;
+    // No cap on working memory: sized from the estimate and ICNTL(14).
+    IcntlOf(id, 23) = 0;
+    // Null-pivot row detection (INFOG(28) counts them; reported as singular).
+    IcntlOf(id, 24) = options.detect_null_pivots ? 1 : 0;
+    // Sequential analysis: ICNTL(7) chooses the ordering.
+    IcntlOf(id, 28) = 1;
+    // Keep the factors after factorization: Solve() needs them.
+    IcntlOf(id, 31) = 0;
+    // No determinant.
+    IcntlOf(id, 33) = 0;
+    // No block low-rank compression: full-rank, exact factors.
+    IcntlOf(id, 35) = 0;
+    // Relative threshold of numerical partial pivoting (unsymmetric default).
+    CntlOf(id, 1) = 0.01;
+    // Null-pivot threshold: CNTL(3) > 0 is relative to ||A_pre||_inf; 0 means
+    // MUMPS' default eps * 1e-5 * ||A_pre||. CNTL(3) < 0 (absolute) is not
+    // exposed.
     CntlOf(id, 3) = options.null_pivot_threshold;
-    CntlOf(id, 4) =
-        -1.0;  // static pivoting: off (no silent perturbation of small pivots)
+    // Static pivoting off: no silent perturbation of small pivots.
+    CntlOf(id, 4) = -1.0;
   }
 
   // Shared body of Analyze() and AnalyzeWithOrdering(); `position` is null
-  // unless user-given.
+  // unless the caller gives the ordering.
   LinearSolverStatus Analyze(const SparsityPattern& p,
                              const std::vector<int>* position,
                              std::string* message);
-  // JOB = 2 with workspace retries. On success the factors are usable by
-  // Solve().
+  // JOB = 2 with workspace retries; on success Solve() may use the factors.
   LinearSolverStatus FactorizeWithRetries(std::string* message);
 
   LinearSolverOptions options;
@@ -245,10 +248,10 @@ struct MumpsSolver::Impl {
   bool factorized = false;
   int relaxation_percent;
   SparsityPattern pattern;
-  std::vector<int> irn, jcn,
-      perm_in;  // 1-based coordinates and pivot positions
-  std::vector<double>
-      a;  // values in the order of irn/jcn (the pattern's CSC order)
+  // 1-based row and column of each entry, and pivot positions (PERM_IN).
+  std::vector<int> irn, jcn, perm_in;
+  // Values in the order of irn/jcn, i.e. the pattern's CSC order.
+  std::vector<double> a;
   Eigen::VectorXd saved_rhs;  // kept to redo a solve after a workspace retry
   LinearSolverStats stats;
 };
@@ -307,7 +310,8 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
   if (position != nullptr) {
     perm_in.resize(n);
     for (int i = 0; i < n; ++i) perm_in[i] = (*position)[i] + 1;
-    IcntlOf(id, 7) = 1;  // ordering: given by the caller in PERM_IN
+    // Ordering given by the caller in PERM_IN.
+    IcntlOf(id, 7) = 1;
   } else if (options.ordering == Ordering::kMetis) {
     const Clock::time_point ordering_start = Clock::now();
     std::vector<int> perm, iperm;
@@ -318,16 +322,16 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
       stats.analysis_seconds += SecondsSince(start);
       return status;
     }
-    // PERM_IN(i) = pivot position of variable i = iperm[i - 1] + 1
-    // (ordering.h).
+    // PERM_IN(i) = pivot position of variable i = iperm[i - 1] + 1 (1-based
+    // i; see ordering.h).
     perm_in.resize(n);
     for (int i = 0; i < n; ++i) perm_in[i] = iperm[i] + 1;
     given_is_metis = true;
-    IcntlOf(id, 7) =
-        1;  // ordering: METIS_NodeND computed by fcsn, given in PERM_IN
+    // Ordering: METIS_NodeND computed by fcsn, given in PERM_IN.
+    IcntlOf(id, 7) = 1;
   } else {
-    IcntlOf(id, 7) = OrderingIcntl7(
-        options.ordering);  // ordering: MUMPS' own (see the enum)
+    // Ordering: MUMPS' own AMD, SCOTCH or automatic choice.
+    IcntlOf(id, 7) = OrderingIcntl7(options.ordering);
   }
 
   id.n = n;
@@ -383,9 +387,10 @@ std::unique_ptr<MumpsSolver> MumpsSolver::Create(
     return nullptr;
   }
   auto impl = std::make_unique<Impl>(options);
-  impl->id.par =
-      1;  // the host takes part in the factorization (the only process here)
-  impl->id.sym = 0;  // unsymmetric LU
+  // The host takes part in the factorization (it is the only process).
+  impl->id.par = 1;
+  // Unsymmetric LU.
+  impl->id.sym = 0;
   impl->id.comm_fortran = kUseCommWorld;
   impl->Call(kJobInit);
   if (InfogOf(impl->id, 1) < 0) {

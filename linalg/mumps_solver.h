@@ -1,22 +1,21 @@
-// linalg/mumps_solver.h: LinearSolver on sequential MUMPS (unsymmetric LU, SYM
-// = 0).
+// linalg/mumps_solver.h: LinearSolver on sequential MUMPS (unsymmetric LU,
+// SYM = 0).
 //
-// One MUMPS instance lives as long as the object (formulations.md §4.4): JOB =
-// -1 in Create(), JOB = 1 (analysis) in Analyze(), JOB = 2 (numeric
-// factorization) in Factorize(), JOB = 3 in Solve(), JOB = -2 in the
-// destructor. The 1-based coordinate arrays IRN/JCN are built once in
-// Analyze(); Factorize() only copies the values into MUMPS' A array, which has
-// the same order.
+// One MUMPS instance lives as long as the object (formulations.md §4.4):
+//   JOB = -1 in Create(),     JOB = 1 (analysis) in Analyze(),
+//   JOB = 2 in Factorize(),   JOB = 3 in Solve(),   JOB = -2 in the destructor.
+// The 1-based coordinate arrays IRN/JCN are built once in Analyze();
+// Factorize() only copies the values into MUMPS' A array (same order).
 //
 // Ordering: Ordering::kMetis computes METIS_NodeND (ordering.h) and passes it
-// as PERM_IN with ICNTL(7) = 1; kScotch, kAmd and kAuto use MUMPS' ICNTL(7) =
-// 3, 0, 7. stats().ordering_used is read back from INFOG(7), so a silent
-// fallback of MUMPS is visible.
+// as PERM_IN with ICNTL(7) = 1; kScotch, kAmd and kAuto set ICNTL(7) = 3, 0,
+// 7. stats().ordering_used is read back from INFOG(7), so a silent fallback of
+// MUMPS is visible.
 //
 // Errors: every negative INFO(1) of any phase is translated in one function
 // (mumps_solver.cc, MapError). Workspace shortage is retried with a doubled
-// ICNTL(14); numerically singular J (INFO(1) = -10, or null pivots found by
-// ICNTL(24)) gives kSingular, and those factors are never used by Solve().
+// ICNTL(14). A numerically singular J (INFO(1) = -10, or null pivots found by
+// ICNTL(24)) gives kSingular, and Solve() never uses those factors.
 //
 // No MUMPS type or macro appears in this header: the instance lives behind a
 // pimpl.
@@ -33,8 +32,8 @@ namespace fcsn::internal {
 
 class MumpsSolver final : public LinearSolver {
  public:
-  // Initializes a MUMPS instance (JOB = -1); nullptr and a message if MUMPS
-  // refuses.
+  // Initializes a MUMPS instance (JOB = -1); nullptr and a message if the
+  // options are invalid or MUMPS refuses.
   static std::unique_ptr<MumpsSolver> Create(const LinearSolverOptions& options,
                                              std::string* message);
   ~MumpsSolver() override;
@@ -49,17 +48,17 @@ class MumpsSolver final : public LinearSolver {
                            std::string* message) override;
   const LinearSolverStats& stats() const override;
 
-  // Advanced: analysis with a caller-given elimination order, position[i] =
-  // 0-based pivot position of variable i (METIS' iperm convention, see
-  // ordering.h); passed as PERM_IN with ICNTL(7) = 1 whatever options.ordering
-  // says. stats().ordering_used becomes "user".
+  // Advanced: analysis with a caller-given elimination order, where
+  // position[i] is the 0-based pivot position of variable i (METIS' iperm
+  // convention, see ordering.h). It is passed as PERM_IN with ICNTL(7) = 1
+  // whatever options.ordering says; stats().ordering_used becomes "user".
   LinearSolverStatus AnalyzeWithOrdering(const SparsityPattern& pattern,
                                          const std::vector<int>& position,
                                          std::string* message);
 
   // Advanced, read-only diagnostics: MUMPS' INFOG(i) and ICNTL(i), 1-based as
   // in the MUMPS user guide (1 <= i <= 80, resp. 60). Meant for tests and
-  // expert logging; 0 when out of range.
+  // expert logging; 0 when i is out of range.
   int Infog(int i) const;
   int Icntl(int i) const;
 

@@ -6,15 +6,16 @@
 // graph of J + J^T without self loops, and hands the result to MUMPS through
 // PERM_IN with ICNTL(7) = 1.
 //
-// Conventions (METIS 5 manual, METIS_NodeND): with A' = P A P^T the reordered
-// matrix,
-//   perm[k]  = original index of the variable eliminated k-th   (row k of A' is
-//   row perm[k] of A); iperm[i] = position in the elimination order of original
-//   variable i;  perm[iperm[i]] = i.
+// Conventions (METIS 5 manual, METIS_NodeND), with A' = P A P^T the
+// reordered matrix:
+//   perm[k]  = original index of the variable eliminated k-th
+//              (row k of A' is row perm[k] of A);
+//   iperm[i] = position in the elimination order of original variable i;
+//   perm[iperm[i]] = i.
 // MUMPS' PERM_IN(i) is the (1-based) pivot position of variable i, hence
 //   PERM_IN(i + 1) = iperm[i] + 1.
-// tests/linalg/ordering_test.cc checks both the convention and the fill it
-// produces.
+// tests/linalg/ordering_test.cc and mumps_solver_test.cc check the convention
+// and the fill it produces.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_
 

@@ -8,9 +8,10 @@
 // handles workspace shortage and null pivots.
 //
 // Usage:
-//   fcsn::LinearSolverOptions options;          // MUMPS + METIS by default
+//   fcsn::LinearSolverOptions options;  // MUMPS + METIS by default
 //   options.ordering = fcsn::Ordering::kScotch;
-//   if (std::string why = options.Validate(); !why.empty()) { /* report why */
+//   if (std::string why = options.Validate(); !why.empty()) {
+//     /* report why */
 //   }
 //
 // Validate() returns "" when every field is in range, otherwise one readable
@@ -34,13 +35,13 @@ struct LinearSolverOptions {
 
   // Fill-reducing ordering, computed once per pattern.
   //   kMetis : METIS_NodeND on the pattern of J + J^T, computed by fcsn and
-  //   given to MUMPS through
-  //            PERM_IN (ICNTL(7) = 1); Debian's MUMPS has no METIS of its own.
+  //            given to MUMPS through PERM_IN (ICNTL(7) = 1); Debian's MUMPS
+  //            has no METIS of its own.
   //   kScotch: MUMPS' built-in SCOTCH (ICNTL(7) = 3).
   //   kAmd   : approximate minimum degree (ICNTL(7) = 0).
   //   kAuto  : MUMPS' automatic choice (ICNTL(7) = 7).
-  // Eigen SparseLU always uses COLAMD (it reports "colamd"); the dense backend
-  // ignores this.
+  // Eigen SparseLU always uses COLAMD (and reports "colamd"); the dense
+  // backend ignores this field.
   Ordering ordering = Ordering::kMetis;
 
   // MUMPS ICNTL(14): percentage by which the working space estimated by the
@@ -50,10 +51,10 @@ struct LinearSolverOptions {
   // entries of stick contacts.
   int workspace_relaxation_percent = 30;
 
-  // MUMPS: when a factorization or solve fails for lack of workspace (INFO(1) =
-  // -8, -9, -11, -14, -15, -17 or -20), double the relaxation and try again, at
-  // most this many times. The enlarged relaxation is kept for later
-  // factorizations. Range [0, 20].
+  // MUMPS: when a factorization or solve fails for lack of workspace
+  // (INFO(1) = -8, -9, -11, -14, -15, -17 or -20), double the relaxation and
+  // try again, at most this many times. The enlarged relaxation is kept for
+  // later factorizations. Range [0, 20].
   int max_workspace_retries = 4;
 
   // MUMPS null-pivot detection (ICNTL(24) = 1). A factorization that meets null
@@ -65,10 +66,11 @@ struct LinearSolverOptions {
   bool detect_null_pivots = true;
 
   // Relative threshold of the null-pivot test, used when detect_null_pivots is
-  // true: a pivot row is null when its infinity norm is <= null_pivot_threshold
-  // * ||A_pre||_inf (MUMPS CNTL(3) > 0, A_pre the scaled, permuted matrix). 0
-  // keeps MUMPS' default, eps * 1e-5 * ||A_pre||, which only catches exact or
-  // near-exact rank deficiency. Nominal values: 0 (default) or 1e-13 to 1e-10
+  // true: a pivot row is null when its infinity norm is
+  //   <= null_pivot_threshold * ||A_pre||_inf
+  // (MUMPS CNTL(3) > 0; A_pre is the scaled, permuted matrix). 0 keeps MUMPS'
+  // default, eps * 1e-5 * ||A_pre||, which only catches exact or near-exact
+  // rank deficiency. Nominal values: 0 (default) or 1e-13 to 1e-10
   // to also flag pivots lost to round-off. Range [0, 1).
   double null_pivot_threshold = 0.0;
 

@@ -208,8 +208,7 @@ TestSystem ContactSaddlePoint(int k, int contacts, std::uint32_t state_seed) {
           B[p][q] = (p == 0 || q == 0) ? 0.0 : (p == q ? 0.6 : 0.2);
         }
       }
-      B[0][1] =
-          0.3;  // couples r_N into the tangential residual, not the reverse
+      B[0][1] = 0.3;  // r_T1 enters the normal row; B_NN stays 0
       A[0][0] = 1.0;
     } else {  // open: A = 0, B = I
       for (int p = 0; p < 3; ++p) B[p][p] = 1.0;

@@ -47,8 +47,8 @@ TestSystem RandomUnsymmetric(int n,
                              double swap_fraction,
                              std::uint32_t seed);
 
-// New values on the same pattern as RandomUnsymmetric(n, per_column,
-// swap_fraction, seed): the same structure and permutation, values redrawn with
+// New values on the pattern of RandomUnsymmetric(n, per_column,
+// swap_fraction, seed): same structure and row swap, values redrawn from
 // `value_seed`.
 std::vector<double> RandomUnsymmetricValues(int n,
                                             int per_column,
@@ -56,13 +56,14 @@ std::vector<double> RandomUnsymmetricValues(int n,
                                             std::uint32_t seed,
                                             std::uint32_t value_seed);
 
-// Contact-like Newton matrix (formulations.md §4.1) J = [[M, -H], [A H^T, B]]:
+// Contact-like Newton matrix (formulations.md §4.1)
+//   J = [[M, -H], [A H^T, B]]
 //   M: n_v x n_v SPD, 3 dofs per node of a k x k x k grid with 27-point
-//   coupling (FEM-like); H: n_v x 3 nc, contact a touching the 3 dofs of two
-//   grid nodes; per contact, 3 x 3 blocks (A_a, B_a) chosen by state (a +
-//   state_seed) % 3:
-//     stick (A = I, B = 0), slide (generic A, B with B_NN = 0), open (A = 0, B
-//     = I).
+//      coupling (FEM-like);
+//   H: n_v x 3 nc, contact a touching the 3 dofs of two grid nodes;
+//   per contact, 3 x 3 blocks (A_a, B_a) chosen by state (a + state_seed) % 3:
+//      stick (A = I, B = 0), slide (generic A, B with B_NN = 0),
+//      open (A = 0, B = I).
 // The pattern is the same for every state_seed (B keeps its full 3 x 3 slots
 // even when zero).
 TestSystem ContactSaddlePoint(int k, int contacts, std::uint32_t state_seed);
