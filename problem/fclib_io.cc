@@ -443,14 +443,13 @@ bool ReadMatrix(FileReader* reader,
     }
   }
   stats->stored_nnz = static_cast<long>(triplets.size());
-  for (const Triplet& t : triplets) {
-    if (t.value() == 0.0) ++stats->explicit_zeros;
-  }
   out->resize(rows, cols);
-  out->setFromTriplets(triplets.begin(),
-                       triplets.end());  // sums duplicates, keeps zeros
+  // Sums duplicates and keeps explicit zeros as structural entries.
+  out->setFromTriplets(triplets.begin(), triplets.end());
   out->makeCompressed();
   stats->duplicates = stats->stored_nnz - static_cast<long>(out->nonZeros());
+  stats->explicit_zeros = static_cast<long>(
+      std::count(out->valuePtr(), out->valuePtr() + out->nonZeros(), 0.0));
   return true;
 }
 

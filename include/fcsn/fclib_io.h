@@ -80,7 +80,7 @@ struct FclibFileInfo {
       false;              // problem.M = U + U^T - diag(U) was built from it
   long m_stored_nnz = 0;  // entries stored in the file for M (nz or p[last])
   long h_stored_nnz = 0;  // same for H
-  long m_explicit_zeros = 0;  // stored entries of M whose value is exactly 0
+  long m_explicit_zeros = 0;  // entries of M (after summing) equal to 0
   long h_explicit_zeros = 0;  // same for H
   long duplicates_summed =
       0;              // stored (row, column) pairs met more than once, M and H

@@ -1,0 +1,74 @@
+// Test-only FCLib file builder: an in-memory description of an HDF5 file
+// (object path -> dataset) written with the raw HDF5 C API, independently of
+// fcsn's writer, plus the table of malformed inputs shared by the reader tests
+// (tests/problem) and the CLI tests (tests/cli).
+#ifndef FCSN_TESTS_PROBLEM_FCLIB_TEST_FILES_H_
+#define FCSN_TESTS_PROBLEM_FCLIB_TEST_FILES_H_
+
+#include <Eigen/Core>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fcsn/problem.h"
+
+namespace fcsn::testing {
+
+// One dataset: int32, float64 or fixed-length string; dims empty means a scalar
+// dataspace.
+struct DatasetSpec {
+  enum class Kind { kInt, kDouble, kString };
+  Kind kind = Kind::kDouble;
+  std::vector<unsigned long long> dims;
+  std::vector<int> ints;
+  std::vector<double> doubles;
+  std::string text;
+};
+DatasetSpec IntArray(std::vector<int> values);
+DatasetSpec DoubleArray(std::vector<double> values);
+DatasetSpec Text(std::string text);
+
+// Absolute object path -> dataset; groups are created implicitly. Paths ending
+// in '/' are empty groups.
+using FileSpec = std::map<std::string, DatasetSpec>;
+
+// Writes the spec to `path` (overwriting it); fails the current test on an HDF5
+// error.
+void WriteSpec(const std::string& path, const FileSpec& spec);
+
+// Removes every object at or below `prefix`.
+void RemoveSubtree(FileSpec* spec, const std::string& prefix);
+
+// Matrix storages FCLib knows.
+enum class Storage { kTriplet, kCsc, kCsr };
+
+// Adds /fclib_global/<name>/{m,n,nz,nzmax,i,p,x} for `a`. kTriplet writes the
+// entries in a scrambled order, adding `extra_duplicate` (a copy of the first
+// entry split in two halves).
+void AddMatrix(FileSpec* spec,
+               const std::string& name,
+               const SparseMatrix& a,
+               Storage storage,
+               bool split_first_entry = false);
+
+// A small valid problem: n = 6, nc = 2, symmetric positive definite M with an
+// explicit zero, H with an explicit zero.
+GlobalProblem SmallProblem();
+
+// SmallProblem() as a FileSpec (M and H in `storage`, with spacedim, vectors
+// and info).
+FileSpec SmallProblemSpec(Storage storage = Storage::kTriplet);
+
+// One malformed input: Make(dir) creates it below dir and returns the path to
+// read.
+struct MalformedCase {
+  std::string name;  // test-name suffix (CamelCase)
+  std::function<std::string(const std::string&)> make;
+  std::string expected;  // substring of the one-line error
+};
+std::vector<MalformedCase> MalformedCases();
+
+}  // namespace fcsn::testing
+
+#endif  // FCSN_TESTS_PROBLEM_FCLIB_TEST_FILES_H_
