@@ -19,8 +19,9 @@ namespace {
 // is off by O(max |M|).
 constexpr double kSymmetryTolerance = 1e-13;
 
-// Dense panels of X = M^-1 H hold at most this many doubles (32 MB) at a time.
-constexpr int kPanelBudgetDoubles = 1 << 22;
+// Dense panels of X = M^-1 H hold at most this many doubles (512 kB, so that
+// a panel stays in cache while it is solved and multiplied) at a time.
+constexpr int kPanelBudgetDoubles = 1 << 16;
 
 double MaxAbs(const SparseMatrix& a) {
   double out = 0.0;
@@ -36,6 +37,52 @@ bool IsSymmetric(const SparseMatrix& M) {
   const SparseMatrix transposed = M.transpose();
   const SparseMatrix difference = M - transposed;
   return MaxAbs(difference) <= kSymmetryTolerance * MaxAbs(M);
+}
+
+// Connected components of the graph of M (dofs i, j linked when M_ij or M_ji
+// is stored), numbered in order of their smallest dof. Returns their number.
+int ConnectedComponents(const SparseMatrix& M, std::vector<int>* component) {
+  const int n = static_cast<int>(M.rows());
+  std::vector<int> parent(n);
+  for (int i = 0; i < n; ++i) parent[i] = i;
+  auto find = [&parent](int i) {
+    while (parent[i] != i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  for (int j = 0; j < M.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it) {
+      const int a = find(static_cast<int>(it.row()));
+      const int b = find(j);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    }
+  }
+  component->assign(n, -1);
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    const int root = find(i);
+    if ((*component)[root] < 0) (*component)[root] = count++;
+    (*component)[i] = (*component)[root];
+  }
+  return count;
+}
+
+// M restricted to the nd dofs of one component (ascending), in local indices.
+SparseMatrix ExtractComponent(const SparseMatrix& M,
+                              const int* dofs,
+                              int nd,
+                              const std::vector<int>& local_index) {
+  std::vector<Eigen::Triplet<double, int>> triplets;
+  for (int jl = 0; jl < nd; ++jl) {
+    for (SparseMatrix::InnerIterator it(M, dofs[jl]); it; ++it) {
+      triplets.emplace_back(local_index[it.row()], jl, it.value());
+    }
+  }
+  SparseMatrix out(nd, nd);
+  out.setFromTriplets(triplets.begin(), triplets.end());
+  return out;
 }
 
 }  // namespace
@@ -182,85 +229,205 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   if (!factorization_.Factorize(problem.M, message)) return false;
   const int nc = m / 3;
 
+  // Connected components of M: M^-1 is block diagonal over them, so
+  // W_ab = sum over the components c that both contacts touch of
+  // H_{c,a}^T M_c^-1 H_{c,b}. Each component is factored and solved on its own
+  // (the global factorization is reused when M is irreducible), so the work
+  // follows the structure: O(size of c) per contact column, not O(n).
+  std::vector<int> component;
+  const int num_components = ConnectedComponents(problem.M, &component);
+  std::vector<int> component_start(num_components + 1, 0);
+  for (int p = 0; p < n; ++p) ++component_start[component[p] + 1];
+  for (int c = 0; c < num_components; ++c) {
+    component_start[c + 1] += component_start[c];
+  }
+  std::vector<int> component_dofs(n);
+  std::vector<int> local_index(n);
+  {
+    std::vector<int> next(component_start.begin(), component_start.end() - 1);
+    for (int p = 0; p < n; ++p) {
+      const int slot = next[component[p]]++;
+      component_dofs[slot] = p;
+      local_index[p] = slot - component_start[component[p]];
+    }
+  }
+  // Contacts touching each component, ascending (CSR over components).
+  std::vector<int> contact_start(num_components + 1, 0);
+  std::vector<int> component_contacts;
+  {
+    std::vector<std::pair<int, int>> pairs;  // (component, contact)
+    std::vector<int> last_contact(num_components, -1);
+    for (int a = 0; a < nc; ++a) {
+      for (int j = 3 * a; j < 3 * a + 3; ++j) {
+        for (SparseMatrix::InnerIterator it(problem.H, j); it; ++it) {
+          const int c = component[it.row()];
+          if (last_contact[c] != a) {
+            last_contact[c] = a;
+            pairs.emplace_back(c, a);
+          }
+        }
+      }
+    }
+    for (const auto& [c, a] : pairs) ++contact_start[c + 1];
+    for (int c = 0; c < num_components; ++c) {
+      contact_start[c + 1] += contact_start[c];
+    }
+    component_contacts.resize(pairs.size());
+    std::vector<int> next(contact_start.begin(), contact_start.end() - 1);
+    for (const auto& [c, a] : pairs) component_contacts[next[c]++] = a;
+  }
+
   // Rows of H, to form H^T x from the nonzero rows of x only.
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows = problem.H;
 
-  // W by 3 x 3 blocks in block-CSC order, one block column b (= contact b) at a
-  // time.
-  std::vector<int> column_start(nc + 1, 0);
-  std::vector<int> csc_row;
-  std::vector<Eigen::Matrix3d> csc_blocks;
+  // Contributions (a, b, block) of every component; summed below.
+  struct Contribution {
+    int a;
+    int b;
+    Eigen::Matrix3d block;
+  };
+  std::vector<Contribution> contributions;
   Eigen::Matrix<double, Eigen::Dynamic, 3> accumulator =
       Eigen::MatrixXd::Zero(m, 3);
   std::vector<char> row_touched(m, 0);
   std::vector<int> touched_rows;
   std::vector<int> contact_mark(nc, -1);
   std::vector<int> touched_contacts;
-
-  const int panel_contacts =
-      std::max(1, std::min(nc, kPanelBudgetDoubles / std::max(1, 3 * n)));
+  std::vector<int> panel_position(nc, -1);
+  MFactorization component_factorization;
   Eigen::MatrixXd panel_rhs;
   Eigen::MatrixXd panel_x;
-  for (int b0 = 0; b0 < nc; b0 += panel_contacts) {
-    const int nb = std::min(panel_contacts, nc - b0);
-    panel_rhs = problem.H.middleCols(3 * b0, 3 * nb).toDense();
-    if (!factorization_.Solve(panel_rhs, &panel_x)) {
-      *message =
-          "solving M X = H gave non-finite values (M singular or badly "
-          "conditioned)";
-      Clear();
-      return false;
+
+  for (int c = 0; c < num_components; ++c) {
+    const int first_contact = contact_start[c];
+    const int num_contacts = contact_start[c + 1] - first_contact;
+    if (num_contacts == 0) continue;
+    const int* dofs = component_dofs.data() + component_start[c];
+    const int nd = component_start[c + 1] - component_start[c];
+    const MFactorization* factorization = &factorization_;
+    if (num_components > 1) {
+      if (!component_factorization.Factorize(
+              ExtractComponent(problem.M, dofs, nd, local_index), message)) {
+        Clear();
+        return false;
+      }
+      factorization = &component_factorization;
     }
-    for (int b = b0; b < b0 + nb; ++b) {
-      const int c0 = 3 * (b - b0);
-      // accumulator = H^T X(:, 3b..3b+2), touching only rows of H^T that meet
-      // nonzero rows of X.
-      for (int p = 0; p < n; ++p) {
-        const Eigen::RowVector3d x_p = panel_x.block<1, 3>(p, c0);
-        if ((x_p.array() == 0.0).all()) continue;
-        for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator
-                 it(h_rows, p);
-             it;
-             ++it) {
-          const int i = it.col();
-          if (!row_touched[i]) {
-            row_touched[i] = 1;
-            touched_rows.push_back(i);
+    const int panel_contacts = std::max(
+        1, std::min(num_contacts, kPanelBudgetDoubles / std::max(1, 3 * nd)));
+    for (int k0 = 0; k0 < num_contacts; k0 += panel_contacts) {
+      const int k1 = std::min(num_contacts, k0 + panel_contacts);
+      panel_rhs.setZero(nd, 3 * (k1 - k0));
+      for (int k = k0; k < k1; ++k) {
+        const int b = component_contacts[first_contact + k];
+        panel_position[b] = k - k0;
+        for (int s = 0; s < 3; ++s) {
+          for (SparseMatrix::InnerIterator it(problem.H, 3 * b + s); it; ++it) {
+            if (component[it.row()] == c) {
+              panel_rhs(local_index[it.row()], 3 * (k - k0) + s) = it.value();
+            }
           }
-          accumulator.row(i) += it.value() * x_p;
         }
       }
-      touched_contacts.clear();
-      contact_mark[b] = b;
-      touched_contacts.push_back(b);
-      for (int i : touched_rows) {
-        const int a = i / 3;
-        if (contact_mark[a] != b) {
-          contact_mark[a] = b;
-          touched_contacts.push_back(a);
+      if (!factorization->Solve(panel_rhs, &panel_x)) {
+        *message =
+            "solving M X = H gave non-finite values (M singular or badly "
+            "conditioned)";
+        Clear();
+        return false;
+      }
+      for (int k = k0; k < k1; ++k) {
+        const int b = component_contacts[first_contact + k];
+        const int c0 = 3 * panel_position[b];
+        // accumulator = H_c^T X_c(:, 3b..3b+2), touching only the rows of H^T
+        // that meet nonzero rows of X.
+        for (int pl = 0; pl < nd; ++pl) {
+          const Eigen::RowVector3d x_p = panel_x.block<1, 3>(pl, c0);
+          if ((x_p.array() == 0.0).all()) continue;
+          for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator
+                   it(h_rows, dofs[pl]);
+               it;
+               ++it) {
+            const int i = it.col();
+            if (!row_touched[i]) {
+              row_touched[i] = 1;
+              touched_rows.push_back(i);
+            }
+            accumulator.row(i) += it.value() * x_p;
+          }
         }
-      }
-      std::sort(touched_contacts.begin(), touched_contacts.end());
-      for (int a : touched_contacts) {
-        const Eigen::Matrix3d block = accumulator.middleRows<3>(3 * a);
-        // Exact zeros are structural (no shared dof); the diagonal block is
-        // always kept.
-        if (a == b || !(block.array() == 0.0).all()) {
-          csc_row.push_back(a);
-          csc_blocks.push_back(block);
+        touched_contacts.clear();
+        for (int i : touched_rows) {
+          const int a = i / 3;
+          if (contact_mark[a] != b) {
+            contact_mark[a] = b;
+            touched_contacts.push_back(a);
+          }
         }
+        for (int a : touched_contacts) {
+          contributions.push_back({a, b, accumulator.middleRows<3>(3 * a)});
+          contact_mark[a] = -1;
+        }
+        for (int i : touched_rows) {
+          accumulator.row(i).setZero();
+          row_touched[i] = 0;
+        }
+        touched_rows.clear();
       }
-      column_start[b + 1] = static_cast<int>(csc_row.size());
-      for (int i : touched_rows) {
-        accumulator.row(i).setZero();
-        row_touched[i] = 0;
-      }
-      touched_rows.clear();
     }
   }
 
-  // Block-CSC -> block-CSR. Columns are visited in increasing order, so rows
-  // come out sorted.
+  // Sum the contributions into block-CSC (column b = contact b), drop blocks
+  // that are exactly zero (no shared dof, or cancellation) except the diagonal
+  // ones, which are always stored.
+  std::vector<int> column_start(nc + 1, 0);
+  for (const Contribution& entry : contributions) ++column_start[entry.b + 1];
+  for (int b = 0; b < nc; ++b) column_start[b + 1] += column_start[b];
+  std::vector<int> by_column(contributions.size());
+  {
+    std::vector<int> next(column_start.begin(), column_start.end() - 1);
+    for (int e = 0; e < static_cast<int>(contributions.size()); ++e) {
+      by_column[next[contributions[e].b]++] = e;
+    }
+  }
+  std::vector<int> csc_start(nc + 1, 0);
+  std::vector<int> csc_row;
+  std::vector<Eigen::Matrix3d> csc_blocks;
+  std::vector<int> slot_of(nc, -1);
+  for (int b = 0; b < nc; ++b) {
+    const int begin = static_cast<int>(csc_row.size());
+    slot_of[b] = begin;
+    csc_row.push_back(b);
+    csc_blocks.push_back(Eigen::Matrix3d::Zero());
+    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
+      const Contribution& entry = contributions[by_column[k]];
+      if (slot_of[entry.a] < begin) {
+        slot_of[entry.a] = static_cast<int>(csc_row.size());
+        csc_row.push_back(entry.a);
+        csc_blocks.push_back(Eigen::Matrix3d::Zero());
+      }
+      csc_blocks[slot_of[entry.a]] += entry.block;
+    }
+    for (int k = begin; k < static_cast<int>(csc_row.size()); ++k) {
+      slot_of[csc_row[k]] = -1;
+    }
+    // Compact: drop exact-zero off-diagonal blocks.
+    int kept = begin + 1;
+    for (int k = begin + 1; k < static_cast<int>(csc_row.size()); ++k) {
+      if (!(csc_blocks[k].array() == 0.0).all()) {
+        csc_row[kept] = csc_row[k];
+        csc_blocks[kept] = csc_blocks[k];
+        ++kept;
+      }
+    }
+    csc_row.resize(kept);
+    csc_blocks.resize(kept);
+    csc_start[b + 1] = kept;
+  }
+  std::vector<Contribution>().swap(contributions);
+
+  // Block-CSC -> block-CSR. Columns are visited in increasing order, so the
+  // columns of each block row come out sorted.
   const int num_blocks = static_cast<int>(csc_row.size());
   row_start_.assign(nc + 1, 0);
   for (int k = 0; k < num_blocks; ++k) ++row_start_[csc_row[k] + 1];
@@ -270,7 +437,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   diagonal_index_.assign(nc, -1);
   std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
   for (int b = 0; b < nc; ++b) {
-    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
+    for (int k = csc_start[b]; k < csc_start[b + 1]; ++k) {
       const int a = csc_row[k];
       const int slot = next[a]++;
       block_column_[slot] = b;

@@ -9,9 +9,13 @@
 
 namespace fcsn::testing {
 
-std::string SharedDataDir() { return std::string(FCSN_SHARED_DIR) + "/data/gfc3d"; }
+std::string SharedDataDir() {
+  return std::string(FCSN_SHARED_DIR) + "/data/gfc3d";
+}
 
-std::string SharedProblem(const std::string& file_name) { return SharedDataDir() + "/" + file_name; }
+std::string SharedProblem(const std::string& file_name) {
+  return SharedDataDir() + "/" + file_name;
+}
 
 std::string TempDir() {
   static const std::string dir = [] {
@@ -26,7 +30,8 @@ std::string TempDir() {
 
 double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
                         const Eigen::Ref<const Eigen::MatrixXd>& b) {
-  const double scale = std::max({a.norm(), b.norm(), std::numeric_limits<double>::min()});
+  const double scale =
+      std::max({a.norm(), b.norm(), std::numeric_limits<double>::min()});
   return (a - b).norm() / scale;
 }
 

@@ -1,10 +1,10 @@
-// Shared helpers for fcsn's tests: paths to the shared data and relative-error comparisons.
+// Shared helpers for fcsn's tests: paths to the shared data and relative-error
+// comparisons.
 #ifndef FCSN_TESTS_TEST_UTIL_H_
 #define FCSN_TESTS_TEST_UTIL_H_
 
-#include <string>
-
 #include <Eigen/Core>
+#include <string>
 
 namespace fcsn::testing {
 
@@ -12,10 +12,12 @@ namespace fcsn::testing {
 std::string SharedDataDir();
 // Absolute path of a file in the shared gfc3d folder.
 std::string SharedProblem(const std::string& file_name);
-// A fresh, empty temporary directory for this test process (created on first use).
+// A fresh, empty temporary directory for this test process (created on first
+// use).
 std::string TempDir();
 
-// ||a - b|| / max(||a||, ||b||, tiny): symmetric relative distance, 0 for two zero vectors.
+// ||a - b|| / max(||a||, ||b||, tiny): symmetric relative distance, 0 for two
+// zero vectors.
 double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
                         const Eigen::Ref<const Eigen::MatrixXd>& b);
 

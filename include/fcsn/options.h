@@ -1,8 +1,10 @@
-// fcsn/options.h: every setting of a solve, as plain structs with documented in-class defaults.
+// fcsn/options.h: every setting of a solve, as plain structs with documented
+// in-class defaults.
 //
-// Defaults are what a user gets from `fcsn solve FILE`. Each field states its meaning and nominal
-// range; SolverOptions::Validate() checks all of them and returns one readable sentence. A solve
-// with invalid options returns SolverStatus::kInvalidInput with that sentence as its message.
+// Defaults are what a user gets from `fcsn solve FILE`. Each field states its
+// meaning and nominal range; SolverOptions::Validate() checks all of them and
+// returns one readable sentence. A solve with invalid options returns
+// SolverStatus::kInvalidInput with that sentence as its message.
 #ifndef FCSN_OPTIONS_H_
 #define FCSN_OPTIONS_H_
 
@@ -19,27 +21,35 @@ struct IterationRecord;
 
 // What to do when the line search finds no acceptable step.
 enum class LineSearchFailurePolicy {
-  kStop,        // "stop": end the solve with SolverStatus::kLineSearchFailed (best iterate returned)
-  kAcceptStep,  // "accept": take the last trial step anyway (Siconos' behaviour), counted in summary
-  kFallback,    // "fallback": hand over to NSGS sweeps (hybrid solver only; kStop otherwise)
+  kStop,  // "stop": end the solve with SolverStatus::kLineSearchFailed (best
+          // iterate returned)
+  kAcceptStep,  // "accept": take the last trial step anyway (Siconos'
+                // behaviour), counted in summary
+  kFallback,  // "fallback": hand over to NSGS sweeps (hybrid solver only; kStop
+              // otherwise)
 };
 
-// Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6), D = diag(1/s_eq on
-// the equilibrium rows, 1/s_c on the contact rows) puts both blocks on the scale of the error
-// measures e_eq and e_nat.
+// Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6), D
+// = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts both
+// blocks on the scale of the error measures e_eq and e_nat.
 struct LineSearchOptions {
   LineSearchType type = LineSearchType::kArmijo;
-  // Armijo constant sigma in theta(alpha) <= theta(0) + sigma alpha theta'(0). Nominal 1e-4.
+  // Armijo constant sigma in theta(alpha) <= theta(0) + sigma alpha theta'(0).
+  // Nominal 1e-4.
   double sufficient_decrease = 1e-4;
-  // Backtracking: alpha <- clamp(quadratic-interpolation minimizer, [min_shrink, max_shrink]) alpha.
+  // Backtracking: alpha <- clamp(quadratic-interpolation minimizer,
+  // [min_shrink, max_shrink]) alpha.
   double min_shrink = 0.1;
   double max_shrink = 0.5;
-  // Goldstein bracket constants, 0 < goldstein_m1 < goldstein_m2 < 1 (m1 is the Armijo side).
+  // Goldstein bracket constants, 0 < goldstein_m1 < goldstein_m2 < 1 (m1 is the
+  // Armijo side).
   double goldstein_m1 = 1e-4;
   double goldstein_m2 = 0.9;
-  // Non-monotone Armijo: compare against the max merit of the last `non_monotone_window` iterates.
+  // Non-monotone Armijo: compare against the max merit of the last
+  // `non_monotone_window` iterates.
   int non_monotone_window = 5;
-  // At most this many trial steps per Newton iteration (each costs one residual evaluation).
+  // At most this many trial steps per Newton iteration (each costs one residual
+  // evaluation).
   int max_trials = 30;
   // Smallest step length tried; below it the search has failed.
   double min_step = 1e-10;
@@ -48,19 +58,24 @@ struct LineSearchOptions {
 
 // Per-contact scaling rho of the residuals (formulations.md §5).
 struct RhoOptions {
-  RhoRule rule = RhoRule::kExactDelassus;
+  // Split rule by default: it keeps the tangential block well scaled when the
+  // Delassus block is anisotropic (GFC3D_Example00_badly_scaled needs 2
+  // iterations with it, stalls without).
+  RhoRule rule = RhoRule::kSplitExactDelassus;
   // Used by RhoRule::kConstant for every component of every contact; > 0.
   double value = 1.0;
   // Multiplies the rule's rho (e.g. 0.5 for more conservative steps); > 0.
   double factor = 1.0;
 };
 
-// Nonsmooth Gauss-Seidel on the reduced problem u = W r + q_free (formulations.md §7).
+// Nonsmooth Gauss-Seidel on the reduced problem u = W r + q_free
+// (formulations.md §7).
 struct NsgsOptions {
   LocalSolverType local_solver = LocalSolverType::kAlartCurnierNewton;
   // Budget of sweeps for a pure NSGS solve.
   int max_sweeps = 10000;
-  // Check the true error (e_nat, e_eq) every this many sweeps, and whenever the cheap error
+  // Check the true error (e_nat, e_eq) every this many sweeps, and whenever the
+  // cheap error
   // ||r_{k+1} - r_k|| / ||r_{k+1}|| falls below the working tolerance.
   int error_check_frequency = 10;
   // One-contact solver: iteration budget and relative tolerance.
@@ -70,10 +85,11 @@ struct NsgsOptions {
 
 // NSGS -> Newton hybrid with fallback (formulations.md §8).
 struct HybridOptions {
-  // NSGS sweeps before the first Newton iteration (the masonry study's value: 100).
+  // NSGS sweeps before the first Newton iteration (the masonry study's value:
+  // 100).
   int warm_sweeps = 100;
-  // Newton stalls when the merit has not dropped below stall_ratio times its value of
-  // `stall_window` iterations ago.
+  // Newton stalls when the merit has not dropped below stall_ratio times its
+  // value of `stall_window` iterations ago.
   int stall_window = 5;
   double stall_ratio = 0.9;
   // NSGS sweeps run at each fallback before Newton restarts.
@@ -91,8 +107,9 @@ enum class CallbackResult {
 struct SolverOptions {
   SolverType solver = SolverType::kNewton;
   Formulation formulation = Formulation::kAlartCurnier;
-  // Converged iff e_nat <= tolerance and e_eq <= tolerance (formulations.md §9.1). Nominal
-  // 1e-4 (engineering) to 1e-12 (near round-off); 1e-10 by default.
+  // Converged iff e_nat <= tolerance and e_eq <= tolerance (formulations.md
+  // §9.1). Nominal 1e-4 (engineering) to 1e-12 (near round-off); 1e-10 by
+  // default.
   double tolerance = 1e-10;
   // Newton iterations (each one factorization of J).
   int max_iterations = 100;
@@ -105,10 +122,12 @@ struct SolverOptions {
   HybridOptions hybrid;
   // Keep one IterationRecord per iteration in the summary.
   bool record_history = true;
-  // Called after every iteration (Newton or NSGS check); may abort the solve. Optional.
+  // Called after every iteration (Newton or NSGS check); may abort the solve.
+  // Optional.
   std::function<CallbackResult(const IterationRecord&)> iteration_callback;
 
-  // "" if every field is in range, otherwise one readable sentence naming the field.
+  // "" if every field is in range, otherwise one readable sentence naming the
+  // field.
   std::string Validate() const;
 };
 

@@ -1,19 +1,20 @@
 // fcsn/problem.h: the global frictional contact problem in FCLib notation.
 //
-//   M v = H r + f,            M: n x n (symmetric positive definite in practice)
-//   u   = H^T v + w,          H: n x m, m = 3 nc, columns (3a, 3a+1, 3a+2) belong to contact a
-//   K*_a  ∋  u_a + mu_a ||u_T,a|| e_N  ⟂  r_a  ∈  K_a = { ||r_T|| <= mu_a r_N },  a = 1..nc
+//   M v = H r + f,            M: n x n (symmetric positive definite in
+//   practice) u   = H^T v + w,          H: n x m, m = 3 nc, columns (3a, 3a+1,
+//   3a+2) belong to contact a K*_a  ∋  u_a + mu_a ||u_T,a|| e_N  ⟂  r_a  ∈  K_a
+//   = { ||r_T|| <= mu_a r_N },  a = 1..nc
 //
-// Local frame order inside each 3-block: (N, T1, T2); r_N >= 0 is compressive, u_N >= 0 separates.
-// Optional equality constraints (G, b): M v = H r + G lambda + f, G^T v + b = 0. fcsn does not
-// support them yet: Validate() rejects a problem that has them, it never drops them silently.
+// Local frame order inside each 3-block: (N, T1, T2); r_N >= 0 is compressive,
+// u_N >= 0 separates. Optional equality constraints (G, b): M v = H r + G
+// lambda + f, G^T v + b = 0. fcsn does not support them yet: Validate() rejects
+// a problem that has them, it never drops them silently.
 #ifndef FCSN_PROBLEM_H_
 #define FCSN_PROBLEM_H_
 
-#include <string>
-
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
+#include <string>
 
 namespace fcsn {
 
@@ -21,25 +22,27 @@ namespace fcsn {
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
 struct GlobalProblem {
-  SparseMatrix M;       // n x n iteration matrix
-  SparseMatrix H;       // n x m, m = 3 nc
-  Eigen::VectorXd f;    // n, free term of the dynamics
-  Eigen::VectorXd w;    // m, free term of the local kinematics
-  Eigen::VectorXd mu;   // nc, friction coefficients (>= 0)
-  SparseMatrix G;       // n x p equality constraints; 0 columns when absent
-  Eigen::VectorXd b;    // p; empty when absent
+  SparseMatrix M;      // n x n iteration matrix
+  SparseMatrix H;      // n x m, m = 3 nc
+  Eigen::VectorXd f;   // n, free term of the dynamics
+  Eigen::VectorXd w;   // m, free term of the local kinematics
+  Eigen::VectorXd mu;  // nc, friction coefficients (>= 0)
+  SparseMatrix G;      // n x p equality constraints; 0 columns when absent
+  Eigen::VectorXd b;   // p; empty when absent
 
   int n() const { return static_cast<int>(M.rows()); }
   int m() const { return static_cast<int>(H.cols()); }
   int nc() const { return static_cast<int>(mu.size()); }
   bool HasEqualityConstraints() const { return G.cols() > 0 || b.size() > 0; }
 
-  // Empty string if the problem is well formed; otherwise one readable sentence saying what is
-  // wrong (sizes, non-finite values, mu < 0, non-square M, unsupported equality constraints).
+  // Empty string if the problem is well formed; otherwise one readable sentence
+  // saying what is wrong (sizes, non-finite values, mu < 0, non-square M,
+  // unsupported equality constraints).
   std::string Validate() const;
 };
 
-// A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib stores it.
+// A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib
+// stores it.
 struct Solution {
   Eigen::VectorXd v;  // n
   Eigen::VectorXd u;  // m

@@ -1,23 +1,28 @@
 // fcsn/solver.h: the solver object.
 //
-// Solves  M v = H r + f,  u = H^T v + w,  K* ∋ û ⟂ r ∈ K  (fcsn/problem.h) by a global semismooth
-// Newton method in z = (v, r):
+// Solves  M v = H r + f,  u = H^T v + w,  K* ∋ û ⟂ r ∈ K  (fcsn/problem.h) by a
+// global semismooth Newton method in z = (v, r):
 //
-//   G(z) = [ M v - H r - f ; F(H^T v + w, r) ] = 0,    J = [[ M, -H ], [ A H^T, B ]],
+//   G(z) = [ M v - H r - f ; F(H^T v + w, r) ] = 0,    J = [[ M, -H ], [ A H^T,
+//   B ]],
 //
-// F the per-contact residual chosen by SolverOptions::formulation, (A, B) its generalized Jacobian
-// blocks (formulations/), each step J d = -G solved by a sparse LU (MUMPS by default) whose
-// symbolic analysis is done once per sparsity pattern, globalized by a line search on 1/2 ||D G||^2.
-// Convergence is judged by e_nat and e_eq (fcsn/error_measures.h), independent of the formulation.
+// F the per-contact residual chosen by SolverOptions::formulation, (A, B) its
+// generalized Jacobian blocks (formulations/), each step J d = -G solved by a
+// sparse LU (MUMPS by default) whose symbolic analysis is done once per
+// sparsity pattern, globalized by a line search on 1/2 ||D G||^2. Convergence
+// is judged by e_nat and e_eq (fcsn/error_measures.h), independent of the
+// formulation.
 //
 // Usage (time stepping):
 //   fcsn::Solver solver(options);
-//   fcsn::Solution x;                                     // holds the previous step's (v, u, r)
-//   for (each step) {
-//     fcsn::SolverSummary s = solver.Solve(problem, &x, &x);  // warm start from x, result in x
+//   fcsn::Solution x;                                     // holds the previous
+//   step's (v, u, r) for (each step) {
+//     fcsn::SolverSummary s = solver.Solve(problem, &x, &x);  // warm start
+//     from x, result in x
 //   }
-// The analysis is redone only when the patterns of M or H change (an O(nnz) comparison); the
-// summary counts analyses. Solve() never throws and never prints.
+// The analysis is redone only when the patterns of M or H change (an O(nnz)
+// comparison); the summary counts analyses. Solve() never throws and never
+// prints.
 #ifndef FCSN_SOLVER_H_
 #define FCSN_SOLVER_H_
 
@@ -37,13 +42,17 @@ class Solver {
   Solver& operator=(const Solver&) = delete;
 
   const SolverOptions& options() const;
-  // Takes effect at the next Solve(); keeps the analysis when the linear-solver options are equal.
+  // Takes effect at the next Solve(); keeps the analysis when the linear-solver
+  // options are equal.
   void set_options(const SolverOptions& options);
 
-  // guess: optional starting point (v and r used; u ignored); nullptr means v = 0, r = 0 (or the
-  // NSGS warm start of the hybrid). solution: receives (v, u = H^T v + w, r), the best iterate
-  // found even when the solve did not converge. guess and solution may alias.
-  SolverSummary Solve(const GlobalProblem& problem, const Solution* guess, Solution* solution);
+  // guess: optional starting point (v and r used; u ignored); nullptr means v =
+  // 0, r = 0 (or the NSGS warm start of the hybrid). solution: receives (v, u =
+  // H^T v + w, r), the best iterate found even when the solve did not converge.
+  // guess and solution may alias.
+  SolverSummary Solve(const GlobalProblem& problem,
+                      const Solution* guess,
+                      Solution* solution);
 
  private:
   class Impl;

@@ -1,5 +1,6 @@
-// fcsn/summary.h: what a solve returns besides (v, u, r): status, message, counters, timings and
-// the per-iteration history. Modeled on Ceres' Solver::Summary.
+// fcsn/summary.h: what a solve returns besides (v, u, r): status, message,
+// counters, timings and the per-iteration history. Modeled on Ceres'
+// Solver::Summary.
 #ifndef FCSN_SUMMARY_H_
 #define FCSN_SUMMARY_H_
 
@@ -12,44 +13,47 @@ namespace fcsn {
 
 // One Newton iteration (phase "newton") or one NSGS error check (phase "nsgs").
 struct IterationRecord {
-  std::string phase;               // "newton" or "nsgs"
-  int iteration = 0;               // Newton iteration or NSGS sweep index within the solve
-  double e_nat = 0.0;              // error measures of the iterate (formulations.md §9.1)
+  std::string phase;   // "newton" or "nsgs"
+  int iteration = 0;   // Newton iteration or NSGS sweep index within the solve
+  double e_nat = 0.0;  // error measures of the iterate (formulations.md §9.1)
   double e_eq = 0.0;
-  double merit = 0.0;              // ||D G|| of the iterate (Newton), 0 for NSGS
-  double step_length = 0.0;        // accepted alpha (Newton)
-  int line_search_trials = 0;      // residual evaluations of this iteration's line search
-  int take_off = 0;                // contact statuses of the iterate: r = 0
-  int stick = 0;                   //   r in the interior of K (||r_T|| < mu r_N)
-  int slip = 0;                    //   r on the boundary of K, r != 0
-  double seconds = 0.0;            // wall time since the start of the solve
+  double merit = 0.0;        // ||D G|| of the iterate (Newton), 0 for NSGS
+  double step_length = 0.0;  // accepted alpha (Newton)
+  int line_search_trials =
+      0;                 // residual evaluations of this iteration's line search
+  int take_off = 0;      // contact statuses of the iterate: r = 0
+  int stick = 0;         //   r in the interior of K (||r_T|| < mu r_N)
+  int slip = 0;          //   r on the boundary of K, r != 0
+  double seconds = 0.0;  // wall time since the start of the solve
 };
 
 struct Timings {
   double total = 0.0;
-  double setup = 0.0;              // pattern of J, rho, q_free, Delassus data
-  double analysis = 0.0;           // symbolic factorization (ordering included)
-  double factorization = 0.0;      // numeric factorizations
-  double linear_solve = 0.0;       // triangular solves
-  double residual_jacobian = 0.0;  // G(z) and the values of J (outside the line search)
-  double line_search = 0.0;        // trial residual evaluations
-  double nsgs = 0.0;               // NSGS sweeps (hybrid and pure NSGS)
-  double error_measures = 0.0;     // e_nat / e_eq evaluations
+  double setup = 0.0;          // pattern of J, rho, q_free, Delassus data
+  double analysis = 0.0;       // symbolic factorization (ordering included)
+  double factorization = 0.0;  // numeric factorizations
+  double linear_solve = 0.0;   // triangular solves
+  double residual_jacobian =
+      0.0;  // G(z) and the values of J (outside the line search)
+  double line_search = 0.0;     // trial residual evaluations
+  double nsgs = 0.0;            // NSGS sweeps (hybrid and pure NSGS)
+  double error_measures = 0.0;  // e_nat / e_eq evaluations
 };
 
 struct SolverSummary {
   SolverStatus status = SolverStatus::kInvalidInput;
   std::string message;
-  int iterations = 0;              // Newton iterations
+  int iterations = 0;  // Newton iterations
   int nsgs_sweeps = 0;
   int line_search_trials = 0;
-  int analyses = 0;                // symbolic factorizations in this solve
-  int factorizations = 0;          // numeric factorizations in this solve
+  int analyses = 0;        // symbolic factorizations in this solve
+  int factorizations = 0;  // numeric factorizations in this solve
   int linear_solves = 0;
-  int fallbacks = 0;               // Newton -> NSGS hand-overs (hybrid)
-  double e_nat = 0.0;              // of the returned (v, r)
+  int fallbacks = 0;   // Newton -> NSGS hand-overs (hybrid)
+  double e_nat = 0.0;  // of the returned (v, r)
   double e_eq = 0.0;
-  double siconos_error = 0.0;      // Siconos' gfc3d_compute_error of the returned point
+  double siconos_error =
+      0.0;  // Siconos' gfc3d_compute_error of the returned point
   double last_factorization_flops = 0.0;
   std::string ordering_used;
   Timings timings;

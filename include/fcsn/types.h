@@ -1,8 +1,9 @@
-// fcsn/types.h: every user-visible choice of fcsn as an enum class, each with ToString and
-// FromString (for the CLI, logs, JSON and bindings).
+// fcsn/types.h: every user-visible choice of fcsn as an enum class, each with
+// ToString and FromString (for the CLI, logs, JSON and bindings).
 //
-// Rule: switches over these enums are exhaustive and have no `default`, so that -Wswitch flags a
-// missing case (the Siconos NATURALMAP null-pointer bug is the anti-model, formulations.md §10.5).
+// Rule: switches over these enums are exhaustive and have no `default`, so that
+// -Wswitch flags a missing case (the Siconos NATURALMAP null-pointer bug is the
+// anti-model, formulations.md §10.5).
 #ifndef FCSN_TYPES_H_
 #define FCSN_TYPES_H_
 
@@ -13,7 +14,8 @@
 
 namespace fcsn {
 
-// Per-contact residual F(u, r) driven to zero by the Newton method (formulations.md §3).
+// Per-contact residual F(u, r) driven to zero by the Newton method
+// (formulations.md §3).
 enum class Formulation {
   kAlartCurnier,       // "ac": AC, disk radius mu (r_N - rho_N u_N)_+
   kJeanMoreau,         // "jm": JM / Christensen-Pang, disk radius mu (r_N)_+
@@ -26,7 +28,8 @@ inline constexpr std::array<Formulation, 4> kAllFormulations = {
     Formulation::kNaturalMap,
     Formulation::kFischerBurmeister};
 
-// Globalization of the Newton step on the merit 1/2 ||G||^2 (formulations.md §6).
+// Globalization of the Newton step on the merit 1/2 ||G||^2 (formulations.md
+// §6).
 enum class LineSearchType {
   kNone,         // "none": full steps (the paper's "NLS" variants)
   kArmijo,       // "armijo": backtracking with sufficient decrease
@@ -41,16 +44,20 @@ inline constexpr std::array<LineSearchType, 4> kAllLineSearchTypes = {
 
 // Backend of the sparse linear solver (linalg/).
 enum class LinearSolverType {
-  kMumps,    // "mumps": MUMPS sequential LU, analysis reused across factorizations
+  kMumps,    // "mumps": MUMPS sequential LU, analysis reused across
+             // factorizations
   kEigenLU,  // "eigen": Eigen SparseLU, fallback and oracle
   kDense,    // "dense": dense partial-pivoting LU, for tests on small systems
 };
 inline constexpr std::array<LinearSolverType, 3> kAllLinearSolverTypes = {
-    LinearSolverType::kMumps, LinearSolverType::kEigenLU, LinearSolverType::kDense};
+    LinearSolverType::kMumps,
+    LinearSolverType::kEigenLU,
+    LinearSolverType::kDense};
 
 // Fill-reducing ordering used by the sparse factorization.
 enum class Ordering {
-  kMetis,   // "metis": METIS_NodeND computed by fcsn, given to MUMPS as PERM_IN (ICNTL(7)=1)
+  kMetis,   // "metis": METIS_NodeND computed by fcsn, given to MUMPS as PERM_IN
+            // (ICNTL(7)=1)
   kScotch,  // "scotch": MUMPS' built-in SCOTCH (ICNTL(7)=3)
   kAmd,     // "amd": approximate minimum degree (ICNTL(7)=0; COLAMD for Eigen)
   kAuto,    // "auto": the backend's automatic choice (ICNTL(7)=7)
@@ -58,11 +65,14 @@ enum class Ordering {
 inline constexpr std::array<Ordering, 4> kAllOrderings = {
     Ordering::kMetis, Ordering::kScotch, Ordering::kAmd, Ordering::kAuto};
 
-// Which M to use when a file stores only the upper triangle of a symmetric matrix.
+// Which M to use when a file stores only the upper triangle of a symmetric
+// matrix.
 enum class MStorage {
-  kAuto,         // "auto": symmetrize U + U^T - diag(U) when M is stored as an upper triangle
+  kAuto,  // "auto": symmetrize U + U^T - diag(U) when M is stored as an upper
+          // triangle
   kAsStored,     // "as-stored": use M exactly as stored (what Siconos does)
-  kSymmetrized,  // "symmetrized": always use U + U^T - diag(U) when M is upper triangular
+  kSymmetrized,  // "symmetrized": always use U + U^T - diag(U) when M is upper
+                 // triangular
 };
 inline constexpr std::array<MStorage, 3> kAllMStorages = {
     MStorage::kAuto, MStorage::kAsStored, MStorage::kSymmetrized};
@@ -71,7 +81,8 @@ inline constexpr std::array<MStorage, 3> kAllMStorages = {
 enum class SolverType {
   kNewton,  // "nsn": global semismooth Newton in (v, r)
   kNsgs,    // "nsgs": nonsmooth Gauss-Seidel on the Delassus (reduced) problem
-  kHybrid,  // "hybrid": NSGS warm start, Newton, NSGS fallback when Newton stalls
+  kHybrid,  // "hybrid": NSGS warm start, Newton, NSGS fallback when Newton
+            // stalls
 };
 inline constexpr std::array<SolverType, 3> kAllSolverTypes = {
     SolverType::kNewton, SolverType::kNsgs, SolverType::kHybrid};
@@ -79,17 +90,19 @@ inline constexpr std::array<SolverType, 3> kAllSolverTypes = {
 // One-contact solver used inside NSGS sweeps (formulations.md §7.3).
 enum class LocalSolverType {
   kAlartCurnierNewton,  // "ac": one-contact semismooth Newton on Alart-Curnier
-  kFixedPointViUpk,     // "fp-vi-upk": natural-map fixed point, self-adaptive rho
+  kFixedPointViUpk,  // "fp-vi-upk": natural-map fixed point, self-adaptive rho
 };
 inline constexpr std::array<LocalSolverType, 2> kAllLocalSolverTypes = {
     LocalSolverType::kAlartCurnierNewton, LocalSolverType::kFixedPointViUpk};
 
 // Per-contact scaling rho (formulations.md §5).
 enum class RhoRule {
-  kConstant,              // "constant": rho = SolverOptions::rho_value for every component
-  kDiagonalEstimate,      // "diagonal": W_aa ~ H_a^T diag(M)^-1 H_a, rho_a = 1/lambda_max
-  kExactDelassus,         // "exact": W_aa = H_a^T M^-1 H_a from a factorization of M
-  kSplitExactDelassus,    // "split-exact": rho_N = 1/W_NN, rho_T = 1/lambda_max(W_TT)
+  kConstant,  // "constant": rho = SolverOptions::rho_value for every component
+  kDiagonalEstimate,  // "diagonal": W_aa ~ H_a^T diag(M)^-1 H_a, rho_a =
+                      // 1/lambda_max
+  kExactDelassus,  // "exact": W_aa = H_a^T M^-1 H_a from a factorization of M
+  kSplitExactDelassus,  // "split-exact": rho_N = 1/W_NN, rho_T =
+                        // 1/lambda_max(W_TT)
 };
 inline constexpr std::array<RhoRule, 4> kAllRhoRules = {
     RhoRule::kConstant,
@@ -99,14 +112,17 @@ inline constexpr std::array<RhoRule, 4> kAllRhoRules = {
 
 // Outcome of a solve.
 enum class SolverStatus {
-  kConverged,            // "converged": e_nat <= tol and e_eq <= tol
-  kMaxIterations,        // "max-iterations": iteration budget spent
-  kTimeLimit,            // "time-limit": wall-clock budget spent
-  kLineSearchFailed,     // "line-search-failed": no acceptable step (policy: stop)
-  kLinearSolverFailed,   // "linear-solver-failed": factorization or solve failed (e.g. singular J)
-  kInvalidInput,         // "invalid-input": problem or options rejected; message says why
-  kNumericalIssue,       // "numerical-issue": NaN/Inf appeared in an iterate or residual
-  kStalled,              // "stalled": no progress of the merit over the stall window
+  kConverged,         // "converged": e_nat <= tol and e_eq <= tol
+  kMaxIterations,     // "max-iterations": iteration budget spent
+  kTimeLimit,         // "time-limit": wall-clock budget spent
+  kLineSearchFailed,  // "line-search-failed": no acceptable step (policy: stop)
+  kLinearSolverFailed,  // "linear-solver-failed": factorization or solve failed
+                        // (e.g. singular J)
+  kInvalidInput,  // "invalid-input": problem or options rejected; message says
+                  // why
+  kNumericalIssue,  // "numerical-issue": NaN/Inf appeared in an iterate or
+                    // residual
+  kStalled,         // "stalled": no progress of the merit over the stall window
 };
 inline constexpr std::array<SolverStatus, 8> kAllSolverStatuses = {
     SolverStatus::kConverged,
@@ -120,88 +136,125 @@ inline constexpr std::array<SolverStatus, 8> kAllSolverStatuses = {
 
 inline const char* ToString(Formulation x) {
   switch (x) {
-    case Formulation::kAlartCurnier: return "ac";
-    case Formulation::kJeanMoreau: return "jm";
-    case Formulation::kNaturalMap: return "nm";
-    case Formulation::kFischerBurmeister: return "fb";
+    case Formulation::kAlartCurnier:
+      return "ac";
+    case Formulation::kJeanMoreau:
+      return "jm";
+    case Formulation::kNaturalMap:
+      return "nm";
+    case Formulation::kFischerBurmeister:
+      return "fb";
   }
   return "?";
 }
 inline const char* ToString(LineSearchType x) {
   switch (x) {
-    case LineSearchType::kNone: return "none";
-    case LineSearchType::kArmijo: return "armijo";
-    case LineSearchType::kGoldstein: return "goldstein";
-    case LineSearchType::kNonMonotone: return "non-monotone";
+    case LineSearchType::kNone:
+      return "none";
+    case LineSearchType::kArmijo:
+      return "armijo";
+    case LineSearchType::kGoldstein:
+      return "goldstein";
+    case LineSearchType::kNonMonotone:
+      return "non-monotone";
   }
   return "?";
 }
 inline const char* ToString(LinearSolverType x) {
   switch (x) {
-    case LinearSolverType::kMumps: return "mumps";
-    case LinearSolverType::kEigenLU: return "eigen";
-    case LinearSolverType::kDense: return "dense";
+    case LinearSolverType::kMumps:
+      return "mumps";
+    case LinearSolverType::kEigenLU:
+      return "eigen";
+    case LinearSolverType::kDense:
+      return "dense";
   }
   return "?";
 }
 inline const char* ToString(Ordering x) {
   switch (x) {
-    case Ordering::kMetis: return "metis";
-    case Ordering::kScotch: return "scotch";
-    case Ordering::kAmd: return "amd";
-    case Ordering::kAuto: return "auto";
+    case Ordering::kMetis:
+      return "metis";
+    case Ordering::kScotch:
+      return "scotch";
+    case Ordering::kAmd:
+      return "amd";
+    case Ordering::kAuto:
+      return "auto";
   }
   return "?";
 }
 inline const char* ToString(MStorage x) {
   switch (x) {
-    case MStorage::kAuto: return "auto";
-    case MStorage::kAsStored: return "as-stored";
-    case MStorage::kSymmetrized: return "symmetrized";
+    case MStorage::kAuto:
+      return "auto";
+    case MStorage::kAsStored:
+      return "as-stored";
+    case MStorage::kSymmetrized:
+      return "symmetrized";
   }
   return "?";
 }
 inline const char* ToString(SolverType x) {
   switch (x) {
-    case SolverType::kNewton: return "nsn";
-    case SolverType::kNsgs: return "nsgs";
-    case SolverType::kHybrid: return "hybrid";
+    case SolverType::kNewton:
+      return "nsn";
+    case SolverType::kNsgs:
+      return "nsgs";
+    case SolverType::kHybrid:
+      return "hybrid";
   }
   return "?";
 }
 inline const char* ToString(LocalSolverType x) {
   switch (x) {
-    case LocalSolverType::kAlartCurnierNewton: return "ac";
-    case LocalSolverType::kFixedPointViUpk: return "fp-vi-upk";
+    case LocalSolverType::kAlartCurnierNewton:
+      return "ac";
+    case LocalSolverType::kFixedPointViUpk:
+      return "fp-vi-upk";
   }
   return "?";
 }
 inline const char* ToString(RhoRule x) {
   switch (x) {
-    case RhoRule::kConstant: return "constant";
-    case RhoRule::kDiagonalEstimate: return "diagonal";
-    case RhoRule::kExactDelassus: return "exact";
-    case RhoRule::kSplitExactDelassus: return "split-exact";
+    case RhoRule::kConstant:
+      return "constant";
+    case RhoRule::kDiagonalEstimate:
+      return "diagonal";
+    case RhoRule::kExactDelassus:
+      return "exact";
+    case RhoRule::kSplitExactDelassus:
+      return "split-exact";
   }
   return "?";
 }
 inline const char* ToString(SolverStatus x) {
   switch (x) {
-    case SolverStatus::kConverged: return "converged";
-    case SolverStatus::kMaxIterations: return "max-iterations";
-    case SolverStatus::kTimeLimit: return "time-limit";
-    case SolverStatus::kLineSearchFailed: return "line-search-failed";
-    case SolverStatus::kLinearSolverFailed: return "linear-solver-failed";
-    case SolverStatus::kInvalidInput: return "invalid-input";
-    case SolverStatus::kNumericalIssue: return "numerical-issue";
-    case SolverStatus::kStalled: return "stalled";
+    case SolverStatus::kConverged:
+      return "converged";
+    case SolverStatus::kMaxIterations:
+      return "max-iterations";
+    case SolverStatus::kTimeLimit:
+      return "time-limit";
+    case SolverStatus::kLineSearchFailed:
+      return "line-search-failed";
+    case SolverStatus::kLinearSolverFailed:
+      return "linear-solver-failed";
+    case SolverStatus::kInvalidInput:
+      return "invalid-input";
+    case SolverStatus::kNumericalIssue:
+      return "numerical-issue";
+    case SolverStatus::kStalled:
+      return "stalled";
   }
   return "?";
 }
 
-// FromString<E>("ac") -> Formulation::kAlartCurnier; std::nullopt for an unknown name.
+// FromString<E>("ac") -> Formulation::kAlartCurnier; std::nullopt for an
+// unknown name.
 template <typename Enum, std::size_t N>
-std::optional<Enum> FromStringIn(const std::array<Enum, N>& all, std::string_view name) {
+std::optional<Enum> FromStringIn(const std::array<Enum, N>& all,
+                                 std::string_view name) {
   for (Enum e : all) {
     if (name == ToString(e)) return e;
   }
@@ -210,10 +263,12 @@ std::optional<Enum> FromStringIn(const std::array<Enum, N>& all, std::string_vie
 inline std::optional<Formulation> FormulationFromString(std::string_view s) {
   return FromStringIn(kAllFormulations, s);
 }
-inline std::optional<LineSearchType> LineSearchTypeFromString(std::string_view s) {
+inline std::optional<LineSearchType> LineSearchTypeFromString(
+    std::string_view s) {
   return FromStringIn(kAllLineSearchTypes, s);
 }
-inline std::optional<LinearSolverType> LinearSolverTypeFromString(std::string_view s) {
+inline std::optional<LinearSolverType> LinearSolverTypeFromString(
+    std::string_view s) {
   return FromStringIn(kAllLinearSolverTypes, s);
 }
 inline std::optional<Ordering> OrderingFromString(std::string_view s) {
@@ -225,7 +280,8 @@ inline std::optional<MStorage> MStorageFromString(std::string_view s) {
 inline std::optional<SolverType> SolverTypeFromString(std::string_view s) {
   return FromStringIn(kAllSolverTypes, s);
 }
-inline std::optional<LocalSolverType> LocalSolverTypeFromString(std::string_view s) {
+inline std::optional<LocalSolverType> LocalSolverTypeFromString(
+    std::string_view s) {
   return FromStringIn(kAllLocalSolverTypes, s);
 }
 inline std::optional<RhoRule> RhoRuleFromString(std::string_view s) {
@@ -235,7 +291,8 @@ inline std::optional<SolverStatus> SolverStatusFromString(std::string_view s) {
   return FromStringIn(kAllSolverStatuses, s);
 }
 
-// Comma-separated list of the names of all values, for CLI help and error messages.
+// Comma-separated list of the names of all values, for CLI help and error
+// messages.
 template <typename Enum, std::size_t N>
 std::string NamesOf(const std::array<Enum, N>& all) {
   std::string out;

@@ -1,0 +1,219 @@
+#include "newton/newton_system.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "formulations/residual.h"
+
+namespace fcsn::internal {
+namespace {
+
+// Position of `row` in column `col` of a CSC pattern with sorted rows; the
+// entry must exist.
+int Slot(const SparsityPattern& p, int row, int col) {
+  const int* begin = p.row_index.data() + p.col_ptr[col];
+  const int* end = p.row_index.data() + p.col_ptr[col + 1];
+  const int* it = std::lower_bound(begin, end, row);
+  assert(it != end && *it == row);
+  return static_cast<int>(it - p.row_index.data());
+}
+
+template <typename Sparse>
+void CopyPattern(const Sparse& A,
+                 std::vector<int>* outer,
+                 std::vector<int>* inner) {
+  outer->assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
+  inner->assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
+}
+
+template <typename Sparse>
+bool SameAs(const Sparse& A,
+            const std::vector<int>& outer,
+            const std::vector<int>& inner) {
+  if (static_cast<int>(outer.size()) != A.outerSize() + 1) return false;
+  if (static_cast<int>(inner.size()) != A.nonZeros()) return false;
+  return std::equal(outer.begin(), outer.end(), A.outerIndexPtr()) &&
+         std::equal(inner.begin(), inner.end(), A.innerIndexPtr());
+}
+
+}  // namespace
+
+void NewtonSystem::Build(const GlobalProblem& problem) {
+  // Callers pass compressed matrices (GlobalProblem's readers and builders
+  // compress), which makes outerIndexPtr/innerIndexPtr a plain CSC.
+  const SparseMatrix& M = problem.M;
+  const SparseMatrix& H = problem.H;
+  n_ = problem.n();
+  m_ = problem.m();
+  const int nc = m_ / 3;
+  CopyPattern(M, &m_outer_, &m_inner_);
+  CopyPattern(H, &h_outer_, &h_inner_);
+
+  // Dofs touched by each contact: the union of the rows of its three columns of
+  // H.
+  contact_dof_begin_.assign(nc + 1, 0);
+  contact_dofs_.clear();
+  for (int a = 0; a < nc; ++a) {
+    const int first = static_cast<int>(contact_dofs_.size());
+    for (int c = 3 * a; c < 3 * a + 3; ++c) {
+      for (SparseMatrix::InnerIterator it(H, c); it; ++it)
+        contact_dofs_.push_back(it.row());
+    }
+    std::sort(contact_dofs_.begin() + first, contact_dofs_.end());
+    contact_dofs_.erase(
+        std::unique(contact_dofs_.begin() + first, contact_dofs_.end()),
+        contact_dofs_.end());
+    contact_dof_begin_[a + 1] = static_cast<int>(contact_dofs_.size());
+  }
+  // Contacts touching each dof (inverse map), to build the v columns of A H^T.
+  std::vector<std::vector<int>> contacts_of_dof(n_);
+  for (int a = 0; a < nc; ++a) {
+    for (int t = contact_dof_begin_[a]; t < contact_dof_begin_[a + 1]; ++t) {
+      contacts_of_dof[contact_dofs_[t]].push_back(a);
+    }
+  }
+
+  // Pattern of J, column by column.
+  const int N = n_ + m_;
+  pattern_.n = N;
+  pattern_.col_ptr.assign(N + 1, 0);
+  pattern_.row_index.clear();
+  std::vector<int> column;
+  for (int j = 0; j < n_; ++j) {
+    column.clear();
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+      column.push_back(it.row());
+    column.push_back(j);  // explicit diagonal slot even if M stores none
+    for (int a : contacts_of_dof[j]) {
+      for (int i = 0; i < 3; ++i) column.push_back(n_ + 3 * a + i);
+    }
+    std::sort(column.begin(), column.end());
+    column.erase(std::unique(column.begin(), column.end()), column.end());
+    pattern_.row_index.insert(
+        pattern_.row_index.end(), column.begin(), column.end());
+    pattern_.col_ptr[j + 1] = static_cast<int>(pattern_.row_index.size());
+  }
+  for (int c = 0; c < m_; ++c) {
+    column.clear();
+    for (SparseMatrix::InnerIterator it(H, c); it; ++it)
+      column.push_back(it.row());
+    const int a = c / 3;
+    for (int i = 0; i < 3; ++i)
+      column.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
+    std::sort(column.begin(), column.end());
+    column.erase(std::unique(column.begin(), column.end()), column.end());
+    pattern_.row_index.insert(
+        pattern_.row_index.end(), column.begin(), column.end());
+    pattern_.col_ptr[n_ + c + 1] = static_cast<int>(pattern_.row_index.size());
+  }
+  values_.assign(pattern_.row_index.size(), 0.0);
+
+  // Slot maps.
+  m_slots_.resize(M.nonZeros());
+  for (int j = 0, k = 0; j < n_; ++j) {
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
+      m_slots_[k++] = Slot(pattern_, it.row(), j);
+  }
+  h_slots_.resize(H.nonZeros());
+  for (int c = 0, k = 0; c < m_; ++c) {
+    for (SparseMatrix::InnerIterator it(H, c); it; ++it) {
+      h_slots_[k++] = Slot(pattern_, it.row(), n_ + c);
+    }
+  }
+  contact_AHT_slots_.resize(3 * contact_dofs_.size());
+  for (int a = 0; a < nc; ++a) {
+    for (int t = contact_dof_begin_[a]; t < contact_dof_begin_[a + 1]; ++t) {
+      for (int i = 0; i < 3; ++i) {
+        contact_AHT_slots_[3 * t + i] =
+            Slot(pattern_, n_ + 3 * a + i, contact_dofs_[t]);
+      }
+    }
+  }
+  B_slots_.resize(9 * nc);
+  for (int a = 0; a < nc; ++a) {
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < 3; ++i) {
+        B_slots_[9 * a + 3 * k + i] =
+            Slot(pattern_, n_ + 3 * a + i, n_ + 3 * a + k);
+      }
+    }
+  }
+
+  contact_HT_.assign(3 * contact_dofs_.size(), 0.0);
+  u_.resize(m_);
+  G_.resize(n_ + m_);
+  F_.resize(m_);
+  A_.assign(nc, Eigen::Matrix3d::Zero());
+  B_.assign(nc, Eigen::Matrix3d::Zero());
+}
+
+bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
+  return problem.n() == n_ && problem.m() == m_ &&
+         SameAs(problem.M, m_outer_, m_inner_) &&
+         SameAs(problem.H, h_outer_, h_inner_);
+}
+
+void NewtonSystem::SetMatrixValues(const GlobalProblem& problem) {
+  const SparseMatrix& M = problem.M;
+  const SparseMatrix& H = problem.H;
+  std::fill(values_.begin(), values_.end(), 0.0);
+  for (int k = 0; k < M.nonZeros(); ++k)
+    values_[m_slots_[k]] += M.valuePtr()[k];
+  for (int k = 0; k < H.nonZeros(); ++k)
+    values_[h_slots_[k]] = -H.valuePtr()[k];
+  // Dense H_a^T per contact, for the products A_a H_a^T.
+  std::fill(contact_HT_.begin(), contact_HT_.end(), 0.0);
+  const int nc = m_ / 3;
+  for (int a = 0; a < nc; ++a) {
+    const int begin = contact_dof_begin_[a];
+    const int end = contact_dof_begin_[a + 1];
+    for (int k = 0; k < 3; ++k) {
+      for (SparseMatrix::InnerIterator it(H, 3 * a + k); it; ++it) {
+        const int t =
+            static_cast<int>(std::lower_bound(contact_dofs_.begin() + begin,
+                                              contact_dofs_.begin() + end,
+                                              it.row()) -
+                             contact_dofs_.begin());
+        contact_HT_[3 * t + k] += it.value();
+      }
+    }
+  }
+}
+
+void NewtonSystem::Evaluate(const GlobalProblem& problem,
+                            Formulation formulation,
+                            const Eigen::VectorXd& rho,
+                            const Eigen::VectorXd& v,
+                            const Eigen::VectorXd& r,
+                            bool with_jacobian) {
+  u_.noalias() = problem.H.transpose() * v;
+  u_ += problem.w;
+  G_.head(n_).noalias() = problem.M * v;
+  G_.head(n_).noalias() -= problem.H * r;
+  G_.head(n_) -= problem.f;
+  if (!with_jacobian) {
+    EvaluateAll(formulation, u_, r, problem.mu, rho, &F_, nullptr, nullptr);
+    G_.tail(m_) = F_;
+    return;
+  }
+  EvaluateAll(formulation, u_, r, problem.mu, rho, &F_, A_.data(), B_.data());
+  G_.tail(m_) = F_;
+  const int nc = m_ / 3;
+  for (int a = 0; a < nc; ++a) {
+    const Eigen::Matrix3d& A = A_[a];
+    for (int t = contact_dof_begin_[a]; t < contact_dof_begin_[a + 1]; ++t) {
+      const Eigen::Map<const Eigen::Vector3d> h(
+          &contact_HT_[3 * t]);              // row j of H_a
+      const Eigen::Vector3d column = A * h;  // column j of A_a H_a^T
+      for (int i = 0; i < 3; ++i)
+        values_[contact_AHT_slots_[3 * t + i]] = column[i];
+    }
+    const Eigen::Matrix3d& B = B_[a];
+    for (int k = 0; k < 3; ++k) {
+      for (int i = 0; i < 3; ++i)
+        values_[B_slots_[9 * a + 3 * k + i]] = B(i, k);
+    }
+  }
+}
+
+}  // namespace fcsn::internal

@@ -1,0 +1,124 @@
+#include "fcsn/options.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace fcsn {
+namespace {
+
+// Formats "SolverOptions::<field> = <value> <requirement>".
+template <typename T>
+std::string Violation(const char* field, T value, const char* requirement) {
+  std::ostringstream out;
+  out << "SolverOptions::" << field << " = " << value << " " << requirement
+      << ".";
+  return out.str();
+}
+
+bool Positive(double x) { return std::isfinite(x) && x > 0.0; }
+
+}  // namespace
+
+const char* ToString(LineSearchFailurePolicy x) {
+  switch (x) {
+    case LineSearchFailurePolicy::kStop:
+      return "stop";
+    case LineSearchFailurePolicy::kAcceptStep:
+      return "accept";
+    case LineSearchFailurePolicy::kFallback:
+      return "fallback";
+  }
+  return "?";
+}
+
+const char* ToString(CallbackResult x) {
+  switch (x) {
+    case CallbackResult::kContinue:
+      return "continue";
+    case CallbackResult::kAbort:
+      return "abort";
+  }
+  return "?";
+}
+
+std::string SolverOptions::Validate() const {
+  if (!(std::isfinite(tolerance) && tolerance > 0.0 && tolerance < 1.0)) {
+    return Violation("tolerance", tolerance, "must lie in (0, 1)");
+  }
+  if (max_iterations < 0)
+    return Violation("max_iterations", max_iterations, "must be >= 0");
+  if (!(time_limit_seconds > 0.0)) {
+    return Violation("time_limit_seconds",
+                     time_limit_seconds,
+                     "must be > 0 (infinity for none)");
+  }
+  if (!Positive(rho.value))
+    return Violation("rho.value", rho.value, "must be finite and > 0");
+  if (!Positive(rho.factor))
+    return Violation("rho.factor", rho.factor, "must be finite and > 0");
+  const LineSearchOptions& ls = line_search;
+  if (!(ls.sufficient_decrease > 0.0 && ls.sufficient_decrease < 0.5)) {
+    return Violation("line_search.sufficient_decrease",
+                     ls.sufficient_decrease,
+                     "must lie in (0, 0.5)");
+  }
+  if (!(ls.min_shrink > 0.0 && ls.min_shrink <= ls.max_shrink &&
+        ls.max_shrink < 1.0)) {
+    return Violation(
+        "line_search.min_shrink/max_shrink",
+        std::to_string(ls.min_shrink) + "/" + std::to_string(ls.max_shrink),
+        "must satisfy 0 < min_shrink <= max_shrink < 1");
+  }
+  if (!(ls.goldstein_m1 > 0.0 && ls.goldstein_m1 < ls.goldstein_m2 &&
+        ls.goldstein_m2 < 1.0)) {
+    return Violation(
+        "line_search.goldstein_m1/m2",
+        std::to_string(ls.goldstein_m1) + "/" + std::to_string(ls.goldstein_m2),
+        "must satisfy 0 < m1 < m2 < 1");
+  }
+  if (ls.non_monotone_window < 1) {
+    return Violation("line_search.non_monotone_window",
+                     ls.non_monotone_window,
+                     "must be >= 1");
+  }
+  if (ls.max_trials < 1)
+    return Violation("line_search.max_trials", ls.max_trials, "must be >= 1");
+  if (!(ls.min_step > 0.0 && ls.min_step < 1.0)) {
+    return Violation("line_search.min_step", ls.min_step, "must lie in (0, 1)");
+  }
+  if (std::string why = linear_solver.Validate(); !why.empty()) return why;
+  if (nsgs.max_sweeps < 0)
+    return Violation("nsgs.max_sweeps", nsgs.max_sweeps, "must be >= 0");
+  if (nsgs.error_check_frequency < 1) {
+    return Violation("nsgs.error_check_frequency",
+                     nsgs.error_check_frequency,
+                     "must be >= 1");
+  }
+  if (nsgs.local_max_iterations < 1) {
+    return Violation(
+        "nsgs.local_max_iterations", nsgs.local_max_iterations, "must be >= 1");
+  }
+  if (!(nsgs.local_tolerance > 0.0 && nsgs.local_tolerance < 1.0)) {
+    return Violation(
+        "nsgs.local_tolerance", nsgs.local_tolerance, "must lie in (0, 1)");
+  }
+  if (hybrid.warm_sweeps < 0)
+    return Violation("hybrid.warm_sweeps", hybrid.warm_sweeps, "must be >= 0");
+  if (hybrid.stall_window < 1)
+    return Violation(
+        "hybrid.stall_window", hybrid.stall_window, "must be >= 1");
+  if (!(hybrid.stall_ratio > 0.0 && hybrid.stall_ratio < 1.0)) {
+    return Violation(
+        "hybrid.stall_ratio", hybrid.stall_ratio, "must lie in (0, 1)");
+  }
+  if (hybrid.fallback_sweeps < 1) {
+    return Violation(
+        "hybrid.fallback_sweeps", hybrid.fallback_sweeps, "must be >= 1");
+  }
+  if (hybrid.max_fallbacks < 0)
+    return Violation(
+        "hybrid.max_fallbacks", hybrid.max_fallbacks, "must be >= 0");
+  return "";
+}
+
+}  // namespace fcsn

@@ -1,0 +1,467 @@
+#include "fcsn/solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <string>
+
+#include "fcsn/error_measures.h"
+#include "linalg/linear_solver.h"
+#include "newton/line_search.h"
+#include "newton/newton_system.h"
+#include "newton/rho.h"
+
+namespace fcsn {
+
+using internal::LinearSolver;
+using internal::LinearSolverStatus;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Adds the wall time of its scope to *accumulator.
+class ScopedTimer {
+ public:
+  explicit ScopedTimer(double* accumulator)
+      : accumulator_(accumulator), start_(Clock::now()) {}
+  ~ScopedTimer() { *accumulator_ += SecondsSince(start_); }
+  ScopedTimer(const ScopedTimer&) = delete;
+  ScopedTimer& operator=(const ScopedTimer&) = delete;
+
+ private:
+  double* accumulator_;
+  Clock::time_point start_;
+};
+
+// Contact statuses of r for the history. A contact is take-off when r_N <= 0 or
+// ||r_a|| is at round-off level relative to the largest reaction, slip when
+// ||r_T|| is within a relative 1e-9 of mu r_N (on the cone boundary), stick
+// otherwise.
+void CountStatuses(const Eigen::VectorXd& mu,
+                   const Eigen::VectorXd& r,
+                   IterationRecord* record) {
+  constexpr double kZeroFraction =
+      1e-14;  // ||r_a|| below this fraction of max ||r_b||: r_a = 0
+  constexpr double kBoundaryFraction =
+      1e-9;  // relative distance to the cone boundary for "slip"
+  double largest = 0.0;
+  const int nc = static_cast<int>(mu.size());
+  for (int a = 0; a < nc; ++a)
+    largest = std::max(largest, r.segment<3>(3 * a).norm());
+  record->take_off = record->stick = record->slip = 0;
+  for (int a = 0; a < nc; ++a) {
+    const double rN = r[3 * a];
+    const double rT = r.segment<2>(3 * a + 1).norm();
+    if (rN <= 0.0 || r.segment<3>(3 * a).norm() <= kZeroFraction * largest) {
+      ++record->take_off;
+    } else if (rT < (1.0 - kBoundaryFraction) * mu[a] * rN) {
+      ++record->stick;
+    } else {
+      ++record->slip;
+    }
+  }
+}
+
+}  // namespace
+
+class Solver::Impl {
+ public:
+  explicit Impl(const SolverOptions& options) : options_(options) {}
+
+  const SolverOptions& options() const { return options_; }
+  void set_options(const SolverOptions& options) {
+    const LinearSolverOptions& a = options_.linear_solver;
+    const LinearSolverOptions& b = options.linear_solver;
+    if (a.type != b.type || a.ordering != b.ordering ||
+        a.workspace_relaxation_percent != b.workspace_relaxation_percent ||
+        a.max_workspace_retries != b.max_workspace_retries ||
+        a.detect_null_pivots != b.detect_null_pivots ||
+        a.null_pivot_threshold != b.null_pivot_threshold) {
+      linear_.reset();
+      analyzed_ = false;
+    }
+    options_ = options;
+  }
+
+  SolverSummary Solve(const GlobalProblem& problem,
+                      const Solution* guess,
+                      Solution* solution);
+
+ private:
+  // State of one Solve().
+  struct Run {
+    const GlobalProblem* problem = nullptr;
+    SolverSummary* summary = nullptr;
+    Clock::time_point start;
+    Clock::time_point deadline;
+    internal::ScalingData scaling;
+    double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
+    double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
+    Eigen::VectorXd v, r;         // current iterate
+    Eigen::VectorXd best_v, best_r;
+    double best_score = std::numeric_limits<double>::infinity();
+    bool aborted = false;
+  };
+
+  bool Prepare(const GlobalProblem& problem, Run* run);
+  void RunNewton(Run* run);
+  // Records an iterate's errors; returns its ErrorMeasures and updates the best
+  // iterate.
+  ErrorMeasures Record(Run* run,
+                       const char* phase,
+                       int iteration,
+                       double merit,
+                       double alpha,
+                       int trials);
+  void Finish(Run* run, Solution* solution);
+
+  SolverOptions options_;
+  internal::NewtonSystem system_;
+  std::unique_ptr<LinearSolver> linear_;
+  bool analyzed_ = false;
+  // Workspace reused across iterations and solves.
+  Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_;
+};
+
+bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
+  SolverSummary& summary = *run->summary;
+  {
+    ScopedTimer timer(&summary.timings.setup);
+    std::string message;
+    if (!internal::ComputeScaling(
+            problem, options_.rho, &run->scaling, &message)) {
+      summary.status = SolverStatus::kInvalidInput;
+      summary.message = message;
+      return false;
+    }
+  }
+  if (!linear_) {
+    std::string message;
+    linear_ = LinearSolver::Create(options_.linear_solver, &message);
+    if (!linear_) {
+      summary.status = SolverStatus::kInvalidInput;
+      summary.message = "linear solver: " + message;
+      return false;
+    }
+    analyzed_ = false;
+  }
+  if (!analyzed_ || !system_.SamePattern(problem)) {
+    {
+      ScopedTimer timer(&summary.timings.setup);
+      system_.Build(problem);
+    }
+    ScopedTimer timer(&summary.timings.analysis);
+    std::string message;
+    const LinearSolverStatus status =
+        linear_->Analyze(system_.pattern(), &message);
+    ++summary.analyses;
+    if (status != LinearSolverStatus::kSuccess) {
+      analyzed_ = false;
+      summary.status = SolverStatus::kLinearSolverFailed;
+      summary.message = std::string("analysis failed (") +
+                        internal::ToString(status) + "): " + message;
+      return false;
+    }
+    analyzed_ = true;
+  }
+  system_.SetMatrixValues(problem);
+  return true;
+}
+
+ErrorMeasures Solver::Impl::Record(Run* run,
+                                   const char* phase,
+                                   int iteration,
+                                   double merit,
+                                   double alpha,
+                                   int trials) {
+  SolverSummary& summary = *run->summary;
+  ErrorMeasures errors;
+  {
+    ScopedTimer timer(&summary.timings.error_measures);
+    errors = ComputeErrorMeasures(
+        *run->problem, run->v, run->r, run->scaling.q_free_norm);
+  }
+  const double score = std::max(errors.e_nat, errors.e_eq);
+  if (std::isfinite(score) && score < run->best_score) {
+    run->best_score = score;
+    run->best_v = run->v;
+    run->best_r = run->r;
+  }
+  IterationRecord record;
+  record.phase = phase;
+  record.iteration = iteration;
+  record.e_nat = errors.e_nat;
+  record.e_eq = errors.e_eq;
+  record.merit = merit;
+  record.step_length = alpha;
+  record.line_search_trials = trials;
+  record.seconds = SecondsSince(run->start);
+  CountStatuses(run->problem->mu, run->r, &record);
+  if (options_.iteration_callback &&
+      options_.iteration_callback(record) == CallbackResult::kAbort) {
+    run->aborted = true;
+  }
+  if (options_.record_history) summary.history.push_back(std::move(record));
+  return errors;
+}
+
+void Solver::Impl::RunNewton(Run* run) {
+  const GlobalProblem& problem = *run->problem;
+  SolverSummary& summary = *run->summary;
+  const int n = problem.n();
+  const int m = problem.m();
+  const Formulation formulation = options_.formulation;
+  const Eigen::VectorXd& rho = run->scaling.rho;
+  DG_.resize(n + m);
+  DG_trial_.resize(n + m);
+  v_trial_.resize(n);
+  r_trial_.resize(m);
+  auto weigh = [&](const Eigen::VectorXd& G, Eigen::VectorXd* DG) {
+    DG->head(n) = run->weight_eq * G.head(n);
+    DG->tail(m) = run->weight_contact * G.tail(m);
+  };
+
+  std::deque<double> recent_merits;
+  double alpha = 0.0;
+  int trials = 0;
+  for (int k = 0;; ++k) {
+    {
+      ScopedTimer timer(&summary.timings.residual_jacobian);
+      system_.Evaluate(
+          problem, formulation, rho, run->v, run->r, /*with_jacobian=*/true);
+      weigh(system_.residual(), &DG_);
+    }
+    const double merit = DG_.norm();
+    const ErrorMeasures errors = Record(run, "newton", k, merit, alpha, trials);
+    if (errors.Converged(options_.tolerance)) {
+      summary.status = SolverStatus::kConverged;
+      return;
+    }
+    if (!std::isfinite(merit) || !run->v.allFinite() || !run->r.allFinite()) {
+      summary.status = SolverStatus::kNumericalIssue;
+      summary.message =
+          "the residual is not finite at Newton iteration " + std::to_string(k);
+      return;
+    }
+    if (run->aborted) {
+      summary.status = SolverStatus::kMaxIterations;
+      summary.message = "aborted by the iteration callback";
+      return;
+    }
+    if (k >= options_.max_iterations) {
+      summary.status = SolverStatus::kMaxIterations;
+      summary.message =
+          "no convergence after " + std::to_string(k) + " Newton iterations";
+      return;
+    }
+    if (Clock::now() >= run->deadline) {
+      summary.status = SolverStatus::kTimeLimit;
+      summary.message = "time limit reached after " + std::to_string(k) +
+                        " Newton iterations";
+      return;
+    }
+
+    std::string message;
+    LinearSolverStatus status;
+    {
+      ScopedTimer timer(&summary.timings.factorization);
+      status = linear_->Factorize(system_.values().data(), &message);
+      ++summary.factorizations;
+    }
+    if (status == LinearSolverStatus::kSuccess) {
+      ScopedTimer timer(&summary.timings.linear_solve);
+      d_ = -system_.residual();
+      status = linear_->Solve(&d_, &message);
+      ++summary.linear_solves;
+      if (status == LinearSolverStatus::kSuccess && !d_.allFinite()) {
+        status = LinearSolverStatus::kFailure;
+        message = "the Newton direction is not finite";
+      }
+    }
+    if (status != LinearSolverStatus::kSuccess) {
+      summary.status = SolverStatus::kLinearSolverFailed;
+      summary.message = "Newton iteration " + std::to_string(k) + ": " +
+                        internal::ToString(status) + ": " + message;
+      return;
+    }
+
+    recent_merits.push_back(0.5 * merit * merit);
+    while (static_cast<int>(recent_merits.size()) >
+           options_.line_search.non_monotone_window) {
+      recent_merits.pop_front();
+    }
+    internal::LineSearchResult search;
+    {
+      ScopedTimer timer(&summary.timings.line_search);
+      auto evaluate = [&](double step) -> const Eigen::VectorXd& {
+        v_trial_ = run->v + step * d_.head(n);
+        r_trial_ = run->r + step * d_.tail(m);
+        system_.Evaluate(problem,
+                         formulation,
+                         rho,
+                         v_trial_,
+                         r_trial_,
+                         /*with_jacobian=*/false);
+        weigh(system_.residual(), &DG_trial_);
+        return DG_trial_;
+      };
+      if (options_.line_search.type == LineSearchType::kNone) {
+        search.success = true;
+        search.alpha =
+            1.0;  // the next iteration evaluates the new point anyway
+      } else {
+        search = internal::RunLineSearch(
+            options_.line_search, DG_, recent_merits, evaluate);
+      }
+    }
+    summary.line_search_trials += search.trials;
+    alpha = search.alpha;
+    trials = search.trials;
+    if (!search.success) {
+      switch (options_.line_search.on_failure) {
+        case LineSearchFailurePolicy::kAcceptStep:
+          break;
+        case LineSearchFailurePolicy::kStop:
+        case LineSearchFailurePolicy::kFallback:
+          summary.status = SolverStatus::kLineSearchFailed;
+          summary.message =
+              "line search found no acceptable step at Newton iteration " +
+              std::to_string(k) + " after " + std::to_string(search.trials) +
+              " trials";
+          return;
+      }
+    }
+    run->v += alpha * d_.head(n);
+    run->r += alpha * d_.tail(m);
+    ++summary.iterations;
+  }
+}
+
+void Solver::Impl::Finish(Run* run, Solution* solution) {
+  SolverSummary& summary = *run->summary;
+  const GlobalProblem& problem = *run->problem;
+  if (summary.status != SolverStatus::kConverged &&
+      run->best_score < std::numeric_limits<double>::infinity()) {
+    run->v = run->best_v;
+    run->r = run->best_r;
+  }
+  if (solution != nullptr) {
+    solution->v = run->v;
+    solution->r = run->r;
+    solution->u = problem.H.transpose() * run->v + problem.w;
+  }
+  const ErrorMeasures errors =
+      ComputeErrorMeasures(problem, run->v, run->r, run->scaling.q_free_norm);
+  summary.e_nat = errors.e_nat;
+  summary.e_eq = errors.e_eq;
+  summary.siconos_error = errors.siconos_error;
+  if (linear_) {
+    summary.ordering_used = linear_->stats().ordering_used;
+    summary.last_factorization_flops =
+        linear_->stats().last_factorization_flops;
+  }
+}
+
+SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
+                                  const Solution* guess,
+                                  Solution* solution) {
+  SolverSummary summary;
+  Run run;
+  run.problem = &problem;
+  run.summary = &summary;
+  run.start = Clock::now();
+  auto finish_timing = [&] { summary.timings.total = SecondsSince(run.start); };
+
+  if (std::string why = options_.Validate(); !why.empty()) {
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = why;
+    finish_timing();
+    return summary;
+  }
+  if (std::string why = problem.Validate(); !why.empty()) {
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = why;
+    finish_timing();
+    return summary;
+  }
+  const int n = problem.n();
+  const int m = problem.m();
+  if (guess != nullptr && (guess->v.size() != n || guess->r.size() != m ||
+                           !guess->v.allFinite() || !guess->r.allFinite())) {
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = "the guess must hold finite v of size " +
+                      std::to_string(n) + " and r of size " +
+                      std::to_string(m) + " (got " +
+                      std::to_string(guess->v.size()) + " and " +
+                      std::to_string(guess->r.size()) + ")";
+    finish_timing();
+    return summary;
+  }
+  const double limit = options_.time_limit_seconds;
+  run.deadline = std::isfinite(limit) && limit < 1e9
+                     ? run.start + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(limit))
+                     : Clock::time_point::max();
+  if (guess != nullptr) {
+    run.v = guess->v;
+    run.r = guess->r;
+  } else {
+    run.v = Eigen::VectorXd::Zero(n);
+    run.r = Eigen::VectorXd::Zero(m);
+  }
+  if (!Prepare(problem, &run)) {
+    finish_timing();
+    return summary;
+  }
+  // Row weights of the merit: the denominators of e_eq and (rho-scaled) e_nat,
+  // fixed for the solve.
+  const double s_eq = std::max({problem.f.norm(),
+                                (problem.M * run.v).norm(),
+                                (problem.H * run.r).norm()});
+  const double s_c = run.scaling.rho.cwiseProduct(run.scaling.q_free).norm();
+  run.weight_eq = s_eq > 0.0 ? 1.0 / s_eq : 1.0;
+  run.weight_contact = s_c > 0.0 ? 1.0 / s_c : 1.0;
+
+  switch (options_.solver) {
+    case SolverType::kNewton:
+    case SolverType::kNsgs:
+    case SolverType::kHybrid:
+      RunNewton(&run);
+      break;
+  }
+  Finish(&run, solution);
+  finish_timing();
+  return summary;
+}
+
+Solver::Solver(const SolverOptions& options)
+    : impl_(std::make_unique<Impl>(options)) {}
+Solver::~Solver() = default;
+const SolverOptions& Solver::options() const { return impl_->options(); }
+void Solver::set_options(const SolverOptions& options) {
+  impl_->set_options(options);
+}
+
+SolverSummary Solver::Solve(const GlobalProblem& problem,
+                            const Solution* guess,
+                            Solution* solution) {
+  // Nothing escapes to the host program: an allocation failure (the only
+  // exception the numerical code can raise) becomes a status.
+  try {
+    return impl_->Solve(problem, guess, solution);
+  } catch (const std::exception& e) {
+    SolverSummary summary;
+    summary.status = SolverStatus::kNumericalIssue;
+    summary.message = std::string("internal error: ") + e.what();
+    return summary;
+  }
+}
+
+}  // namespace fcsn

@@ -1,0 +1,72 @@
+#include "fcsn/summary.h"
+
+#include <cstdio>
+#include <string>
+
+namespace fcsn {
+namespace {
+
+std::string Format(
+    const char* format, double a, double b = 0, double c = 0, double d = 0) {
+  char buffer[256];
+  std::snprintf(buffer, sizeof(buffer), format, a, b, c, d);
+  return buffer;
+}
+
+}  // namespace
+
+std::string SolverSummary::BriefReport() const {
+  std::string out = std::string(ToString(status)) + ": " +
+                    std::to_string(iterations) + " Newton iterations, " +
+                    std::to_string(nsgs_sweeps) + " NSGS sweeps, ";
+  out += Format("e_nat %.3e, e_eq %.3e, %.3f s", e_nat, e_eq, timings.total);
+  if (!message.empty()) out += " (" + message + ")";
+  return out;
+}
+
+std::string SolverSummary::FullReport() const {
+  std::string out = BriefReport() + "\n";
+  out += "  analyses " + std::to_string(analyses) + ", factorizations " +
+         std::to_string(factorizations) + ", linear solves " +
+         std::to_string(linear_solves) + ", line-search trials " +
+         std::to_string(line_search_trials) + ", fallbacks " +
+         std::to_string(fallbacks) + ", ordering " +
+         (ordering_used.empty() ? "-" : ordering_used) + "\n";
+  out += Format(
+      "  time: setup %.4f, analysis %.4f, factorization %.4f, solve %.4f,",
+      timings.setup,
+      timings.analysis,
+      timings.factorization,
+      timings.linear_solve);
+  out += Format(
+      " residual+jacobian %.4f, line search %.4f, nsgs %.4f, errors %.4f s\n",
+      timings.residual_jacobian,
+      timings.line_search,
+      timings.nsgs,
+      timings.error_measures);
+  if (!history.empty()) {
+    out +=
+        "  phase   iter       e_nat        e_eq       merit   alpha trials "
+        "take-off stick slip\n";
+    for (const IterationRecord& h : history) {
+      char line[256];
+      std::snprintf(line,
+                    sizeof(line),
+                    "  %-6s %5d %11.3e %11.3e %11.3e %7.4f %6d %8d %5d %4d\n",
+                    h.phase.c_str(),
+                    h.iteration,
+                    h.e_nat,
+                    h.e_eq,
+                    h.merit,
+                    h.step_length,
+                    h.line_search_trials,
+                    h.take_off,
+                    h.stick,
+                    h.slip);
+      out += line;
+    }
+  }
+  return out;
+}
+
+}  // namespace fcsn

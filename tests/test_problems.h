@@ -1,0 +1,32 @@
+// Frictional contact problems built in memory for tests, with known physics.
+#ifndef FCSN_TESTS_TEST_PROBLEMS_H_
+#define FCSN_TESTS_TEST_PROBLEMS_H_
+
+#include "fcsn/problem.h"
+
+namespace fcsn::testing {
+
+// An elastic lattice block resting on a rigid floor, one implicit Euler step:
+//
+//   nodes on an nx x ny x nz grid (spacing 1), unit mass each, axial springs of
+//   stiffness k along the grid edges and the face diagonals; M = I + h^2 K
+//   (SPD), f = h (gravity + pull), where the pull acts along +x on the top
+//   layer with a total magnitude pull_ratio * mu * weight; one contact per
+//   bottom node with normal +z, tangents (x, y), mu everywhere, and an uneven
+//   floor: w_N = gap * sin(1.3 i + 0.7 j) for the node (i, j) (w = gap distance
+//   / h; gap = 0: touching).
+//
+// pull_ratio < 1 tends to stick, > 1 makes the block slide. nc = nx * ny, n = 3
+// nx ny nz.
+GlobalProblem MakeLatticeOnFloor(int nx,
+                                 int ny,
+                                 int nz,
+                                 double mu,
+                                 double pull_ratio,
+                                 double gap = 0.0,
+                                 double stiffness = 1e4,
+                                 double h = 1e-2);
+
+}  // namespace fcsn::testing
+
+#endif  // FCSN_TESTS_TEST_PROBLEMS_H_
