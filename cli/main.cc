@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   // Subcommands, one line each.
   fcsn::cli::RegisterInfoCommand(app);
   fcsn::cli::RegisterCheckCommand(app);
+  fcsn::cli::RegisterSolveCommand(app);
 
   try {
     app.parse(argc, argv);

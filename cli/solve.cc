@@ -1,0 +1,285 @@
+// `fcsn solve FILE...`: solve FCLib global problems with fcsn::Solver and
+// report the result.
+//
+// One file: a report (or with --json one JSON object with the history);
+// --output writes the problem with its /solution (v, u, r) in FCLib layout.
+// Several files: one table row per file (or with --json one JSON object per
+// line). Exit code 0 when every solve converged, 1 when one did not, 2 on bad
+// input.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/cli_util.h"
+#include "cli/commands.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/solver.h"
+
+namespace fcsn::cli {
+namespace {
+
+struct SolveArgs {
+  std::vector<std::string> files;
+  std::string solver = ToString(SolverOptions().solver);
+  std::string formulation = ToString(SolverOptions().formulation);
+  std::string line_search = ToString(SolverOptions().line_search.type);
+  std::string linear_solver = ToString(SolverOptions().linear_solver.type);
+  std::string ordering = ToString(SolverOptions().linear_solver.ordering);
+  std::string rho = ToString(SolverOptions().rho.rule);
+  std::string m_storage = ToString(MStorage::kAuto);
+  double tol = SolverOptions().tolerance;
+  int max_iter = SolverOptions().max_iterations;
+  double time_limit = 0.0;  // 0: none
+  bool warm_start = false;
+  bool json = false;
+  bool no_history = false;
+  std::string output;
+};
+
+template <typename Enum>
+Enum ParseOrExit(const std::optional<Enum>& parsed,
+                 const char* option,
+                 const std::string& value,
+                 const std::string& allowed) {
+  if (!parsed)
+    FailBadInput(std::string(option) + " '" + value +
+                 "' is not one of: " + allowed);
+  return *parsed;
+}
+
+SolverOptions MakeOptions(const SolveArgs& args) {
+  SolverOptions options;
+  options.solver = ParseOrExit(SolverTypeFromString(args.solver),
+                               "--solver",
+                               args.solver,
+                               NamesOf(kAllSolverTypes));
+  options.formulation = ParseOrExit(FormulationFromString(args.formulation),
+                                    "--formulation",
+                                    args.formulation,
+                                    NamesOf(kAllFormulations));
+  options.line_search.type =
+      ParseOrExit(LineSearchTypeFromString(args.line_search),
+                  "--line-search",
+                  args.line_search,
+                  NamesOf(kAllLineSearchTypes));
+  options.linear_solver.type =
+      ParseOrExit(LinearSolverTypeFromString(args.linear_solver),
+                  "--linear-solver",
+                  args.linear_solver,
+                  NamesOf(kAllLinearSolverTypes));
+  options.linear_solver.ordering =
+      ParseOrExit(OrderingFromString(args.ordering),
+                  "--ordering",
+                  args.ordering,
+                  NamesOf(kAllOrderings));
+  options.rho.rule = ParseOrExit(
+      RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
+  options.tolerance = args.tol;
+  options.max_iterations = args.max_iter;
+  if (args.time_limit > 0.0) options.time_limit_seconds = args.time_limit;
+  options.record_history = true;
+  if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
+  return options;
+}
+
+nlohmann::json HistoryJson(const SolverSummary& summary) {
+  nlohmann::json history = nlohmann::json::array();
+  for (const IterationRecord& h : summary.history) {
+    history.push_back({{"phase", h.phase},
+                       {"iteration", h.iteration},
+                       {"e_nat", h.e_nat},
+                       {"e_eq", h.e_eq},
+                       {"merit", h.merit},
+                       {"step_length", h.step_length},
+                       {"line_search_trials", h.line_search_trials},
+                       {"take_off", h.take_off},
+                       {"stick", h.stick},
+                       {"slip", h.slip},
+                       {"seconds", h.seconds}});
+  }
+  return history;
+}
+
+nlohmann::json SummaryJson(const std::string& file,
+                           const GlobalProblem& problem,
+                           const SolverOptions& options,
+                           const SolverSummary& s,
+                           bool with_history) {
+  nlohmann::json out = {
+      {"file", file},
+      {"n", problem.n()},
+      {"m", problem.m()},
+      {"nc", problem.nc()},
+      {"solver", ToString(options.solver)},
+      {"formulation", ToString(options.formulation)},
+      {"line_search", ToString(options.line_search.type)},
+      {"linear_solver", ToString(options.linear_solver.type)},
+      {"ordering", ToString(options.linear_solver.ordering)},
+      {"ordering_used", s.ordering_used},
+      {"tol", options.tolerance},
+      {"status", ToString(s.status)},
+      {"message", s.message},
+      {"converged", s.IsConverged()},
+      {"iterations", s.iterations},
+      {"nsgs_sweeps", s.nsgs_sweeps},
+      {"line_search_trials", s.line_search_trials},
+      {"e_nat", s.e_nat},
+      {"e_eq", s.e_eq},
+      {"siconos_error", s.siconos_error},
+      {"time_s", s.timings.total},
+      {"analyses", s.analyses},
+      {"factorizations", s.factorizations},
+      {"fallbacks", s.fallbacks},
+      {"timings",
+       {{"setup", s.timings.setup},
+        {"analysis", s.timings.analysis},
+        {"factorization", s.timings.factorization},
+        {"linear_solve", s.timings.linear_solve},
+        {"residual_jacobian", s.timings.residual_jacobian},
+        {"line_search", s.timings.line_search},
+        {"nsgs", s.timings.nsgs},
+        {"error_measures", s.timings.error_measures}}},
+      {"last_factorization_flops", s.last_factorization_flops},
+  };
+  if (with_history) out["history"] = HistoryJson(s);
+  return out;
+}
+
+void RunSolve(const SolveArgs& args) {
+  const SolverOptions options = MakeOptions(args);
+  const MStorage m_storage = ParseMStorage(args.m_storage);
+  if (!args.output.empty() && args.files.size() != 1) {
+    FailBadInput("--output needs exactly one input file");
+  }
+  const bool table = args.files.size() > 1 && !args.json;
+  if (table) {
+    std::printf("%-40s %6s %5s %-20s %5s %10s %10s %9s\n",
+                "file",
+                "n",
+                "nc",
+                "status",
+                "iter",
+                "e_nat",
+                "e_eq",
+                "time_s");
+  }
+  Solver solver(options);
+  bool all_converged = true;
+  for (const std::string& file : args.files) {
+    GlobalProblem problem;
+    FclibFileInfo info;
+    LoadProblemOrExit(file, m_storage, &problem, &info);
+    Solution guess;
+    const Solution* guess_ptr = nullptr;
+    if (args.warm_start && info.number_of_guesses > 0) {
+      std::vector<Solution> guesses;
+      std::string error;
+      if (!ReadGuesses(file, problem.n(), problem.m(), &guesses, &error))
+        FailBadInput(error);
+      guess = guesses.front();
+      guess_ptr = &guess;
+    }
+    Solution solution;
+    const SolverSummary summary = solver.Solve(problem, guess_ptr, &solution);
+    if (summary.status == SolverStatus::kInvalidInput)
+      FailBadInput(file + ": " + summary.message);
+    all_converged = all_converged && summary.IsConverged();
+    if (args.json) {
+      PrintJson(SummaryJson(file, problem, options, summary, !args.no_history));
+    } else if (table) {
+      const std::string name = file.substr(file.find_last_of('/') + 1);
+      std::printf("%-40s %6d %5d %-20s %5d %10.2e %10.2e %9.4f\n",
+                  name.c_str(),
+                  problem.n(),
+                  problem.nc(),
+                  ToString(summary.status),
+                  summary.iterations,
+                  summary.e_nat,
+                  summary.e_eq,
+                  summary.timings.total);
+    } else {
+      std::cout << file << ": n = " << problem.n() << ", m = " << problem.m()
+                << ", nc = " << problem.nc()
+                << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
+                << summary.FullReport();
+    }
+    if (!args.output.empty()) {
+      std::string error;
+      WriteOptions write;
+      write.title = info.title;
+      write.description = "solved by fcsn solve (" +
+                          std::string(ToString(summary.status)) + ")";
+      if (!WriteGlobalProblem(
+              args.output, problem, &solution, nullptr, &error, write)) {
+        FailBadInput(error);
+      }
+    }
+  }
+  if (!all_converged) ExitWith(kExitNotConverged);
+}
+
+}  // namespace
+
+void RegisterSolveCommand(CLI::App& app) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* command = app.add_subcommand(
+      "solve",
+      "Solve FCLib global problems; exit 0 if every solve converged, 1 if not");
+  command->add_option("files", args->files, "FCLib global problems (HDF5)")
+      ->required();
+  command
+      ->add_option(
+          "--solver", args->solver, "Algorithm: " + NamesOf(kAllSolverTypes))
+      ->capture_default_str();
+  command
+      ->add_option("--formulation",
+                   args->formulation,
+                   "Residual driven to zero: " + NamesOf(kAllFormulations))
+      ->capture_default_str();
+  command->add_option("--tol", args->tol, "Tolerance on e_nat and e_eq")
+      ->capture_default_str();
+  command->add_option("--max-iter", args->max_iter, "Maximum Newton iterations")
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--time-limit", args->time_limit, "Seconds per solve (0: none)")
+      ->capture_default_str();
+  command
+      ->add_option("--line-search",
+                   args->line_search,
+                   "Globalization: " + NamesOf(kAllLineSearchTypes))
+      ->capture_default_str();
+  command
+      ->add_option("--linear-solver",
+                   args->linear_solver,
+                   "Backend: " + NamesOf(kAllLinearSolverTypes))
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--ordering", args->ordering, "Ordering: " + NamesOf(kAllOrderings))
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
+      ->capture_default_str();
+  command->add_flag(
+      "--warm-start",
+      args->warm_start,
+      "Start from the file's first /guesses entry when it has one");
+  command->add_flag(
+      "--json",
+      args->json,
+      "One JSON object per file (file, n, m, nc, status, e_nat, ..., history)");
+  command->add_flag(
+      "--no-history", args->no_history, "Leave the history out of --json");
+  command->add_option(
+      "--output",
+      args->output,
+      "Write the problem and its /solution (v, u, r) to this FCLib file");
+  AddMStorageOption(command, &args->m_storage);
+  command->callback([args] { RunSolve(*args); });
+}
+
+}  // namespace fcsn::cli
