@@ -1,0 +1,14 @@
+// fcsn/fcsn.h: umbrella header of the public API.
+#ifndef FCSN_FCSN_H_
+#define FCSN_FCSN_H_
+
+#include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/linear_solver_options.h"
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "fcsn/solver.h"
+#include "fcsn/summary.h"
+#include "fcsn/types.h"
+
+#endif  // FCSN_FCSN_H_

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds fcsn with its tests and runs them (the README's test command; CI runs it too).
+#   scripts/test.sh              Release build in build/, every test
+#   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+# Installs missing Debian packages first (scripts/install_deps.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh
+
+build_dir=build
+cmake_args=(-DCMAKE_BUILD_TYPE=Release)
+if [[ "${1:-}" == "--sanitize" ]]; then
+  build_dir=build-asan
+  # RelWithDebInfo keeps the sanitizer run fast enough for CI while giving line numbers.
+  cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DFCSN_SANITIZE=ON -DFCSN_BUILD_BENCHMARKS=OFF)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+fi
+jobs=$(nproc)
+cmake -S . -B "$build_dir" -G Ninja "${cmake_args[@]}"
+cmake --build "$build_dir" -j"$jobs"
+ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
