@@ -12,12 +12,20 @@
 // "as stored"). A symmetric M whose LDL^T has a non-positive or numerically
 // zero pivot is rejected: M must be symmetric positive definite.
 //
-// X = M^-1 H is computed in dense panels of a few columns (bounded memory) and
-// never stored whole: each 3-column block of X is multiplied by H^T using the
-// nonzero rows of X and the rows of H, so the work of forming W follows the
-// structure. Only the blocks W_ab that are structurally nonzero are kept (for
-// one connected FEM body: all contact pairs on it; for rigid bodies: pairs of
-// contacts that share a body), plus every diagonal block, in block-CSR order.
+// W is formed per connected component c of the graph of M (one deformable body,
+// one rigid body, or a set of bodies coupled by M): M^-1 is block diagonal over
+// the components, so
+//
+//   W_ab = sum_{c touched by a and b} H_{c,a}^T M_c^-1 H_{c,b}.
+//
+// Each component is factored on its own (the global factorization is reused
+// when M is irreducible), X_c = M_c^-1 H_c is solved in dense panels of a few
+// contact columns (bounded memory) and never stored whole, and H^T X_c is
+// formed from the nonzero rows of X_c and the rows of H. Time and memory thus
+// follow the block structure: O(size of c) per contact column, not O(n). Only
+// the blocks W_ab that are not exactly zero are kept (for one connected FEM
+// body: all contact pairs on it; for rigid bodies: pairs of contacts that share
+// a body), plus every diagonal block, in block-CSR order.
 //
 // Usage:
 //   fcsn::internal::Delassus delassus;
