@@ -1,22 +1,21 @@
 // formulations/disk_friction.h: rows shared by Alart-Curnier and Jean-Moreau
-// (formulations.md §3.1-§3.2). Internal, header-only so that both residuals
-// inline it.
+// (formulations.md §3.1-§3.2). Internal and header-only, so that both
+// residuals inline it.
 //
-//   normal row:      F_N = r_N - (s_N)_+,            s_N = r_N - rho_N u_N
-//   tangential rows: F_T = r_T - P_D(R)(s_T),        s_T = r_T - Rho_T u_T,
-//   Rho_T = diag(rho_T1, rho_T2)
+//   normal row:   F_N = r_N - (s_N)_+,        s_N = r_N - rho_N u_N
+//   tangential:   F_T = r_T - P_D(R)(s_T),    s_T = r_T - Rho_T u_T
 //
-// The radius R >= 0 and its partial derivatives dR/du_N, dR/dr_N are given by
-// the caller (AC: R = mu (s_N)_+, JM: R = mu (r_N)_+). The tangential case
-// split, with s^ = s_T/||s_T|| and Gamma = (I - s^ s^T)/||s_T||:
+// Rho_T = diag(rho_T1, rho_T2). The caller gives the radius R >= 0 and its
+// partial derivatives dR/du_N, dR/dr_N (AC: R = mu (s_N)_+; JM:
+// R = mu (r_N)_+). Tangential split, with s^ = s_T/||s_T|| and
+// Gamma = (I - s^ s^T)/||s_T||:
 //
-//   R > 0, ||s_T|| <= R   F_T = Rho_T u_T    dF_T/du_T = Rho_T,   dF_T/dr_T =
-//   0,  dF_T/d(.)_N = 0 R > 0, ||s_T|| > R    F_T = r_T - R s^   dF_T/du_T = R
-//   Gamma Rho_T,  dF_T/dr_T = I - R Gamma,
-//                                            dF_T/du_N = -s^ dR/du_N, dF_T/dr_N
-//                                            = -s^ dR/dr_N
-//   R = 0                 F_T = r_T          dF_T/dr_T = I, all other
-//   tangential entries 0
+//   R > 0, ||s_T|| <= R:  F_T = Rho_T u_T,   dF_T/du_T = Rho_T,
+//                         every other tangential entry 0
+//   R > 0, ||s_T|| > R:   F_T = r_T - R s^,  dF_T/du_T = R Gamma Rho_T,
+//                         dF_T/dr_T = I - R Gamma,
+//                         dF_T/du_N = -s^ dR/du_N,  dF_T/dr_N = -s^ dR/dr_N
+//   R = 0:                F_T = r_T,         dF_T/dr_T = I, others 0
 //
 // Only the "R > 0, ||s_T|| > R" branch divides, by ||s_T|| > R > 0.
 #ifndef FCSN_FORMULATIONS_DISK_FRICTION_H_

@@ -1,40 +1,41 @@
 // formulations/residual.h: per-contact residuals F(u, r; mu, rho) in R^3 and
-// their generalized Jacobian blocks A = dF/du, B = dF/dr, for the four
-// formulations (formulations.md §3).
+// their generalized Jacobian blocks A = dF/du, B = dF/dr (3x3, order N, T1,
+// T2) for the four formulations of formulations.md §3.
 //
-// For one contact (local frame N, T1, T2; r_N >= 0 compressive, u_N >= 0
-// separating):
+// For one contact (r_N >= 0 compressive, u_N >= 0 separating):
 //
 //   F(u, r) = 0  <=>  K*_mu  ∋  u + mu ||u_T|| e_N  ⟂  r  ∈  K_mu
-//   (Signorini-Coulomb law)
 //
-//   kAlartCurnier      F_N = r_N - (s_N)_+,  F_T = r_T - P_D(mu (s_N)_+)(s_T)
-//   alart_curnier.h kJeanMoreau        F_N = r_N - (s_N)_+,  F_T = r_T - P_D(mu
-//   (r_N)_+)(s_T)       jean_moreau.h kNaturalMap        F = r - P_K(r - rho_N
-//   u^),  u^ = u + mu ||u_T|| e_N          natural_map.h kFischerBurmeister F =
-//   phi_FB(D r, rho_N E(u)) (SOC Jordan algebra) fischer_burmeister.h
+// with s_N = r_N - rho_N u_N and s_T = r_T - diag(rho_T1, rho_T2) u_T:
 //
-// with s_N = r_N - rho_N u_N and s_T = r_T - diag(rho_T1, rho_T2) u_T.
+//   kAlartCurnier       F_N = r_N - (s_N)_+               alart_curnier.h
+//                       F_T = r_T - P_D(mu (s_N)_+)(s_T)
+//   kJeanMoreau         F_N = r_N - (s_N)_+               jean_moreau.h
+//                       F_T = r_T - P_D(mu (r_N)_+)(s_T)
+//   kNaturalMap         F = r - P_K(r - rho_N u^),        natural_map.h
+//                       u^ = u + mu ||u_T|| e_N
+//   kFischerBurmeister  F = phi_FB(D r, rho_N E(u))       fischer_burmeister.h
+//                       (second-order-cone Jordan algebra)
 //
 // Scaling rho = (rho_N, rho_T1, rho_T2), all > 0:
-// * AC and JM use the three values componentwise (as Siconos' generated code).
-// Their zero set does
-//   not depend on rho as long as rho_T1 = rho_T2; with rho_T1 != rho_T2 the
-//   slip condition becomes u_T = -lambda diag(rho_T)^-1 r_T, an anisotropic
-//   law, so keep rho_T1 = rho_T2 for Coulomb.
+// * AC and JM use the three values componentwise (as Siconos' generated
+//   code). Their zero set does not depend on rho as long as rho_T1 = rho_T2;
+//   with rho_T1 != rho_T2 the slip rule becomes u_T = -l diag(rho_T)^-1 r_T,
+//   an anisotropic law. Keep rho_T1 = rho_T2 for Coulomb friction.
 // * NM and FB are cone-complementarity functions: only a positive scalar
-// multiple of u keeps their
-//   zero set, so they use the scalar rho_N and ignore rho_T1, rho_T2.
+//   multiple of u keeps their zero set, so they use the scalar rho_N and
+//   ignore rho_T1, rho_T2.
 //
-// Every kink has a fixed, documented element (formulations.md §3.5, details in
-// each header); no branch divides by zero, and finite inputs give finite
-// outputs.
+// Every kink has a fixed, documented element, a one-sided limit of Jacobians
+// (formulations.md §3.5; details in each header). No branch divides by zero
+// and finite inputs (|.| < 1e150, so that squares do not overflow) give
+// finite outputs.
 //
 // Usage (Newton driver):
 //   Eigen::VectorXd F(3 * nc);
 //   std::vector<Eigen::Matrix3d> A(nc), B(nc);
 //   fcsn::EvaluateAll(fcsn::Formulation::kAlartCurnier, u, r, mu, rho, &F,
-//   A.data(), B.data());
+//                     A.data(), B.data());
 #ifndef FCSN_FORMULATIONS_RESIDUAL_H_
 #define FCSN_FORMULATIONS_RESIDUAL_H_
 
