@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -124,7 +125,32 @@ int main(int argc, char** argv) {
                  "Tolerance of each step's solve (e_nat and e_eq)");
   app.add_option(
       "--max-iterations", max_iterations, "Newton iterations per step");
+  std::string solver_name = "nsn";
+  std::string formulation_name = "ac";
+  std::string line_search_name = "armijo";
+  std::vector<int> export_steps;
+  app.add_option("--solver", solver_name, "nsn, nsgs or hybrid");
+  app.add_option("--formulation", formulation_name, "ac, jm, nm or fb");
+  app.add_option("--line-search",
+                 line_search_name,
+                 "none, armijo, goldstein, non-monotone");
+  app.add_option(
+      "--export-steps",
+      export_steps,
+      "Export these steps instead of the 50 LowWall_FEM counters (needs "
+      "--export-dir)");
   CLI11_PARSE(app, argc, argv);
+  const std::optional<fcsn::SolverType> solver_type =
+      fcsn::SolverTypeFromString(solver_name);
+  const std::optional<fcsn::Formulation> formulation =
+      fcsn::FormulationFromString(formulation_name);
+  const std::optional<fcsn::LineSearchType> line_search =
+      fcsn::LineSearchTypeFromString(line_search_name);
+  if (!solver_type || !formulation || !line_search) {
+    std::cerr << "masonry_wall: unknown --solver, --formulation or "
+                 "--line-search value\n";
+    return 2;
+  }
 
   fcsn::masonry::WallOptions options =
       fcsn::masonry::WallOptions::Refined(refine);
@@ -174,6 +200,9 @@ int main(int argc, char** argv) {
   solver_options.tolerance = tolerance;
   solver_options.max_iterations = max_iterations;
   solver_options.record_history = false;
+  solver_options.solver = *solver_type;
+  solver_options.formulation = *formulation;
+  solver_options.line_search.type = *line_search;
   fcsn::Solver solver(solver_options);
   // The LMGC90 dumps were named after the iterations of Siconos NSN-AC without
   // line search at tol 1e-4 (masonry_wall.md §3.1); the same count is computed
@@ -185,9 +214,13 @@ int main(int argc, char** argv) {
   naming_options.max_iterations = 5000;  // the deck's itermax
   naming_options.record_history = false;
   fcsn::Solver naming_solver(naming_options);
-  const std::set<int> export_counters(
+  std::set<int> export_counters(
       fcsn::masonry::FclibCollectionCounters().begin(),
       fcsn::masonry::FclibCollectionCounters().end());
+  if (!export_steps.empty()) {
+    export_counters.clear();
+    for (int step : export_steps) export_counters.insert(step - 1);
+  }
 
   fcsn::GlobalProblem problem;
   fcsn::Solution solution;
