@@ -2,3 +2,4 @@
 fcsn_test(delassus_test SOURCES delassus_test.cc LIBS fcsn_nsgs LABELS newton)
 fcsn_test(nsgs_local_solvers_test SOURCES nsgs_local_solvers_test.cc LIBS fcsn_nsgs LABELS newton)
 fcsn_test(nsgs_test SOURCES nsgs_test.cc LIBS fcsn_nsgs nlohmann_json::nlohmann_json LABELS newton)
+fcsn_test(nsgs_no_allocation_test SOURCES nsgs_no_allocation_test.cc LIBS fcsn_nsgs LABELS newton)
