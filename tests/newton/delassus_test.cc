@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct DelassusCase {
   std::string file;
   MStorage storage;
 };
+
+// Readable parameter in gtest messages.
+void PrintTo(const DelassusCase& c, std::ostream* os) {
+  *os << c.file << (c.storage == MStorage::kAsStored ? " (M as stored)" : "");
+}
 
 std::string CaseName(const ::testing::TestParamInfo<DelassusCase>& info) {
   std::string name = info.param.file.substr(0, info.param.file.find('.'));

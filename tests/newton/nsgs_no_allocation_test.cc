@@ -23,6 +23,20 @@ bool counting = false;
 long allocations = 0;
 }  // namespace
 
+// Under AddressSanitizer the runtime owns malloc: no interposition, the test
+// skips.
+#if defined(__SANITIZE_ADDRESS__)
+#define FCSN_COUNT_MALLOC 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FCSN_COUNT_MALLOC 0
+#endif
+#endif
+#ifndef FCSN_COUNT_MALLOC
+#define FCSN_COUNT_MALLOC 1
+#endif
+
+#if FCSN_COUNT_MALLOC
 extern "C" {
 void* __libc_malloc(std::size_t size);
 void* __libc_calloc(std::size_t count, std::size_t size);
@@ -41,6 +55,7 @@ void* realloc(void* pointer, std::size_t size) {
   return __libc_realloc(pointer, size);
 }
 }
+#endif
 
 namespace fcsn::internal {
 namespace {
@@ -90,7 +105,10 @@ TEST_P(NsgsNoAllocationTest, SweepsDoNotAllocate) {
   options.error_check_frequency = 1000000;
   const long short_run = CountAllocations(problem, &solver, options, 2);
   const long long_run = CountAllocations(problem, &solver, options, 12);
-  EXPECT_GT(short_run, 0);  // the counter works: the error checks allocate
+  // The error checks allocate, so a zero count means malloc is not ours
+  // (sanitizer, valgrind).
+  if (short_run == 0)
+    GTEST_SKIP() << "malloc is not interposed in this build or run";
   EXPECT_EQ(long_run, short_run);
 }
 

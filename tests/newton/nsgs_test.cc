@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,11 @@ struct NsgsCase {
   std::string file;
   LocalSolverType local_solver;
 };
+
+// Readable parameter in gtest messages.
+void PrintTo(const NsgsCase& c, std::ostream* os) {
+  *os << c.file << " with " << ToString(c.local_solver);
+}
 
 std::string CaseName(const ::testing::TestParamInfo<NsgsCase>& info) {
   std::string name = info.param.file.substr(0, info.param.file.find('.'));
@@ -294,6 +300,37 @@ INSTANTIATE_TEST_SUITE_P(
                              ? "AlartCurnier"
                              : "FixedPointViUpk");
     });
+
+// CubeH8 with M taken as stored (upper triangle, non-symmetric: sparse LU
+// path): the contact slides, as in Siconos' reference solution.
+TEST(NsgsTest, CubeH8AsStoredMatchesReference) {
+  GlobalProblem problem;
+  std::string error;
+  ReadOptions read_options;
+  read_options.m_storage = MStorage::kAsStored;
+  ASSERT_TRUE(ReadGlobalProblem(testing::SharedProblem("CubeH8.hdf5"),
+                                read_options,
+                                &problem,
+                                nullptr,
+                                &error))
+      << error;
+  Delassus delassus;
+  ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
+  EXPECT_EQ(delassus.factorization_type(), MFactorizationType::kSparseLu);
+  for (LocalSolverType local_solver : {LocalSolverType::kAlartCurnierNewton,
+                                       LocalSolverType::kFixedPointViUpk}) {
+    NsgsOptions options;
+    options.local_solver = local_solver;
+    Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.m());
+    Eigen::VectorXd v;
+    const NsgsResult result =
+        RunNsgs(problem, delassus, options, 1e-10, 100000, Deadline(), &r, &v);
+    ASSERT_EQ(result.status, SolverStatus::kConverged) << result.message;
+    const Eigen::VectorXd v_reference = ReferenceVelocity("CubeH8.hdf5", false);
+    ASSERT_EQ(v_reference.size(), v.size());
+    EXPECT_LE(testing::RelativeDistance(v, v_reference), 1e-8);
+  }
+}
 
 TEST(NsgsTest, ExactGuessTakesNoSweep) {
   const GlobalProblem problem = Load("GFC3D_TwoRods1.hdf5");
