@@ -29,11 +29,11 @@ double Backtrack(const LineSearchOptions& options,
 LineSearchResult RunLineSearch(
     const LineSearchOptions& options,
     const Eigen::VectorXd& DG0,
+    double slope,
     const std::deque<double>& recent_merits,
     const std::function<const Eigen::VectorXd&(double)>& evaluate) {
   LineSearchResult result;
   const double theta0 = 0.5 * DG0.squaredNorm();
-  const double slope = -2.0 * theta0;
   auto delta_at = [&](double alpha) {
     const Eigen::VectorXd& DG = evaluate(alpha);
     ++result.trials;

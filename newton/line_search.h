@@ -1,19 +1,18 @@
-// newton/line_search.h: step-length selection for the Newton direction d (J d =
-// -G) on the merit
+// newton/line_search.h: step-length selection for a Newton direction d on the
+// merit
 //
-//   theta(alpha) = 1/2 ||D G(z + alpha d)||^2,     theta'(0) = -2 theta(0)
-//   (exact Newton direction,
-//                                                   any positive diagonal
-//                                                   weighting D)
+//   theta(alpha) = 1/2 ||D G(z + alpha d)||^2,
+//   theta'(0)    = (D G)^T D J d  (= -2 theta(0) for an exact direction J d =
+//   -G,
+//                                  whatever the positive diagonal weighting D)
 //
 // Tests (formulations.md §6), with Delta(alpha) = theta(alpha) - theta(0):
 //   kArmijo:      Delta(alpha) <= sigma alpha theta'(0)
 //   kNonMonotone: theta(alpha) <= max(last k merits) + sigma alpha theta'(0)
-//   kGoldstein:   m2 alpha theta'(0) <= Delta(alpha) <= m1 alpha theta'(0); too
-//   little decrease ->
-//                 shrink (alpha_max = alpha), too much (step too short) ->
-//                 alpha_min = alpha and extrapolate while no upper bracket
-//                 exists, bisect otherwise.
+//   kGoldstein:   m2 alpha theta'(0) <= Delta(alpha) <= m1 alpha theta'(0);
+//                 too little decrease -> shrink (alpha_max = alpha); too much
+//                 (step too short) -> alpha_min = alpha, extrapolate while no
+//                 upper bracket exists, bisect otherwise.
 // Backtracking uses the minimizer of the quadratic through theta(0), theta'(0),
 // theta(alpha), clamped to [min_shrink, max_shrink] * alpha. Delta is computed
 // as 1/2 (DG_a - DG_0).(DG_a + DG_0) so that a small improvement of a large
@@ -40,9 +39,11 @@ struct LineSearchResult {
 // D G(z). recent_merits holds the merits of the last iterates (for
 // kNonMonotone; the current one included). For kNone the full step is accepted
 // after one evaluation.
+// slope is theta'(0) (see above); it must be negative.
 LineSearchResult RunLineSearch(
     const LineSearchOptions& options,
     const Eigen::VectorXd& DG0,
+    double slope,
     const std::deque<double>& recent_merits,
     const std::function<const Eigen::VectorXd&(double)>& evaluate);
 

@@ -139,12 +139,26 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
     }
   }
 
+  contact_diagonal_slots_.resize(m_);
+  for (int c = 0; c < m_; ++c)
+    contact_diagonal_slots_[c] = B_slots_[9 * (c / 3) + 4 * (c % 3)];
+
   contact_HT_.assign(3 * contact_dofs_.size(), 0.0);
   u_.resize(m_);
   G_.resize(n_ + m_);
   F_.resize(m_);
   A_.assign(nc, Eigen::Matrix3d::Zero());
   B_.assign(nc, Eigen::Matrix3d::Zero());
+}
+
+void NewtonSystem::Multiply(const Eigen::VectorXd& x,
+                            Eigen::VectorXd* y) const {
+  y->setZero(pattern_.n);
+  for (int j = 0; j < pattern_.n; ++j) {
+    for (int p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+      (*y)[pattern_.row_index[p]] += values_[p] * x[j];
+    }
+  }
 }
 
 bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {

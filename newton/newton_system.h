@@ -57,6 +57,14 @@ class NewtonSystem {
                 const Eigen::VectorXd& r,
                 bool with_jacobian);
 
+  // y = J x with the current values (e.g. the slope of the merit along an
+  // inexact direction).
+  void Multiply(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  // Slots of the diagonal entries (n + i, n + i), i < m, of the contact block.
+  const std::vector<int>& contact_diagonal_slots() const {
+    return contact_diagonal_slots_;
+  }
+
   const SparsityPattern& pattern() const { return pattern_; }
   const std::vector<double>& values() const { return values_; }
   // Residual G(z) of the last Evaluate(): first n entries equilibrium, then m
@@ -86,6 +94,7 @@ class NewtonSystem {
   std::vector<int> contact_AHT_slots_;
   // Slots of B_a (column-major 3 x 3) for every contact: 9 per contact.
   std::vector<int> B_slots_;
+  std::vector<int> contact_diagonal_slots_;
   // Workspace.
   Eigen::VectorXd u_, G_, F_;
   std::vector<Eigen::Matrix3d> A_, B_;

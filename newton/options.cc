@@ -52,6 +52,12 @@ std::string SolverOptions::Validate() const {
                      time_limit_seconds,
                      "must be > 0 (infinity for none)");
   }
+  if (!(std::isfinite(singular_regularization) &&
+        singular_regularization >= 0.0 && singular_regularization < 1.0)) {
+    return Violation("singular_regularization",
+                     singular_regularization,
+                     "must lie in [0, 1)");
+  }
   if (!Positive(rho.value))
     return Violation("rho.value", rho.value, "must be finite and > 0");
   if (!Positive(rho.factor))

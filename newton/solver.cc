@@ -127,7 +127,8 @@ class Solver::Impl {
   std::unique_ptr<LinearSolver> linear_;
   bool analyzed_ = false;
   // Workspace reused across iterations and solves.
-  Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_;
+  Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
+  std::vector<double> regularized_values_;
 };
 
 bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
@@ -221,6 +222,7 @@ void Solver::Impl::RunNewton(Run* run) {
   const Eigen::VectorXd& rho = run->scaling.rho;
   DG_.resize(n + m);
   DG_trial_.resize(n + m);
+  DJd_.resize(n + m);
   v_trial_.resize(n);
   r_trial_.resize(m);
   auto weigh = [&](const Eigen::VectorXd& G, Eigen::VectorXd* DG) {
@@ -270,10 +272,33 @@ void Solver::Impl::RunNewton(Run* run) {
 
     std::string message;
     LinearSolverStatus status;
+    bool regularized = false;
     {
       ScopedTimer timer(&summary.timings.factorization);
       status = linear_->Factorize(system_.values().data(), &message);
       ++summary.factorizations;
+      if (status == LinearSolverStatus::kSingular &&
+          options_.singular_regularization > 0.0) {
+        // Proximal term on r (SolverOptions::singular_regularization): J +
+        // delta E. delta is floored where MUMPS' null-pivot test would still
+        // fire on round-off (B is O(1)), and grown by 100 while J + delta E
+        // stays singular.
+        constexpr double kMinDelta = 1e-12;
+        constexpr int kMaxTries = 3;
+        double delta = std::max(
+            kMinDelta, options_.singular_regularization * std::min(1.0, merit));
+        for (int attempt = 0;
+             attempt < kMaxTries && status == LinearSolverStatus::kSingular;
+             ++attempt, delta *= 100.0) {
+          regularized_values_ = system_.values();
+          for (int slot : system_.contact_diagonal_slots())
+            regularized_values_[slot] += delta;
+          status = linear_->Factorize(regularized_values_.data(), &message);
+          ++summary.factorizations;
+          ++summary.regularized_factorizations;
+          regularized = true;
+        }
+      }
     }
     if (status == LinearSolverStatus::kSuccess) {
       ScopedTimer timer(&summary.timings.linear_solve);
@@ -290,6 +315,14 @@ void Solver::Impl::RunNewton(Run* run) {
       summary.message = "Newton iteration " + std::to_string(k) + ": " +
                         internal::ToString(status) + ": " + message;
       return;
+    }
+    // Slope of the merit along d: exact direction -> -||DG||^2; regularized ->
+    // (DG)^T D J d.
+    double slope = -merit * merit;
+    if (regularized) {
+      system_.Multiply(d_, &Jd_);
+      weigh(Jd_, &DJd_);
+      slope = DG_.dot(DJd_);
     }
 
     recent_merits.push_back(0.5 * merit * merit);
@@ -318,7 +351,7 @@ void Solver::Impl::RunNewton(Run* run) {
             1.0;  // the next iteration evaluates the new point anyway
       } else {
         search = internal::RunLineSearch(
-            options_.line_search, DG_, recent_merits, evaluate);
+            options_.line_search, DG_, slope, recent_merits, evaluate);
       }
     }
     summary.line_search_trials += search.trials;

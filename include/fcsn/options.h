@@ -115,6 +115,15 @@ struct SolverOptions {
   int max_iterations = 100;
   // Wall-clock budget of one Solve(), in seconds.
   double time_limit_seconds = std::numeric_limits<double>::infinity();
+  // When J is singular (rank-deficient H with sticking contacts: rigid,
+  // hyperstatic problems), refactorize J + delta_k E, E the identity on the
+  // contact rows/columns (the B blocks), with delta_k = singular_regularization
+  // * min(1, ||D G_k||): a proximal term on r whose weight vanishes with the
+  // residual (Levenberg-Marquardt-like, so the local rate is kept). B = dF/dr
+  // is dimensionless, so the value is unit-free. 0 disables it: a singular J
+  // then ends the solve with SolverStatus::kLinearSolverFailed. Nominal 1e-8 to
+  // 1e-4.
+  double singular_regularization = 1e-6;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;

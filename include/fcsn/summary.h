@@ -49,6 +49,8 @@ struct SolverSummary {
   int analyses = 0;        // symbolic factorizations in this solve
   int factorizations = 0;  // numeric factorizations in this solve
   int linear_solves = 0;
+  int regularized_factorizations =
+      0;               // J + delta E refactorizations after a singular J
   int fallbacks = 0;   // Newton -> NSGS hand-overs (hybrid)
   double e_nat = 0.0;  // of the returned (v, r)
   double e_eq = 0.0;
