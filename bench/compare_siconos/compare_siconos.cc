@@ -1,0 +1,910 @@
+// compare_siconos: side-by-side timing of fcsn and Siconos/numerics 4.4 on the
+// same FCLib global problems, every returned (v, r) judged by fcsn's e_nat and
+// e_eq (formulations.md §9.1).
+//
+// Per problem x solver x tolerance x repetition, one fresh child process
+// (fork): the problem is read once by the parent with fcsn's reader and
+// inherited; the child builds the solver's own data, signals the parent, times
+// only the solve call, and sends back (time, counters, v, r) through a pipe.
+// The parent kills a child that exceeds the time limit ("timeout"), recomputes
+// the errors from (v, r) with u = H^T v + w, and takes the median over the
+// repetitions. Fresh processes are required by Siconos 4.4 (about 0.5 GB leaked
+// per NSN_AC solve on large problems, heap corruption when SolverOptions are
+// reused, iteration counts that depend on the heap state) and make both sides
+// pay the same cold-start costs.
+//
+// Usage: compare_siconos [options] [FILE.hdf5|DIR]...   (see --help)
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "fcsn/solver.h"
+#include "fcsn/summary.h"
+#include "fcsn/types.h"
+#include "siconos_runner.h"
+
+namespace fcsn_bench {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// ---------------------------------------------------------------- solvers
+
+enum class Family { kSiconos, kFcsn };
+
+struct SolverSpec {
+  std::string name;
+  Family family;
+  SiconosMethod siconos_method = SiconosMethod::kNsnJm;  // kSiconos only
+  // kFcsn only: build the options from fcsn::SolverOptions().
+  enum class FcsnKind {
+    kNewtonAc,
+    kNewtonJm,
+    kDefault
+  } fcsn_kind = FcsnKind::kDefault;
+  std::string description;
+};
+
+const std::vector<SolverSpec>& AllSolvers() {
+  static const std::vector<SolverSpec> solvers = {
+      {"sic-nsn-jm",
+       Family::kSiconos,
+       SiconosMethod::kNsnJm,
+       SolverSpec::FcsnKind::kDefault,
+       "Siconos GFC3D_NSN_AC, default formulation (JM_STD), default options"},
+      {"sic-nsn-ac",
+       Family::kSiconos,
+       SiconosMethod::kNsnAc,
+       SolverSpec::FcsnKind::kDefault,
+       "Siconos GFC3D_NSN_AC, iparam[10] = ALARTCURNIER_STD"},
+      {"sic-nsgs-wr",
+       Family::kSiconos,
+       SiconosMethod::kNsgsWr,
+       SolverSpec::FcsnKind::kDefault,
+       "Siconos GFC3D_NSGS_WR (explicit W = H^T M^-1 H, fc3d_nsgs)"},
+      {"sic-admm",
+       Family::kSiconos,
+       SiconosMethod::kAdmm,
+       SolverSpec::FcsnKind::kDefault,
+       "Siconos GFC3D_ADMM, default options"},
+      {"fcsn-nsn-ac",
+       Family::kFcsn,
+       SiconosMethod::kNsnJm,
+       SolverSpec::FcsnKind::kNewtonAc,
+       "fcsn Newton, formulation ac (otherwise default options)"},
+      {"fcsn-nsn-jm",
+       Family::kFcsn,
+       SiconosMethod::kNsnJm,
+       SolverSpec::FcsnKind::kNewtonJm,
+       "fcsn Newton, formulation jm (otherwise default options)"},
+      {"fcsn-default",
+       Family::kFcsn,
+       SiconosMethod::kNsnJm,
+       SolverSpec::FcsnKind::kDefault,
+       "fcsn::SolverOptions() as is"},
+  };
+  return solvers;
+}
+
+fcsn::SolverOptions FcsnOptions(SolverSpec::FcsnKind kind) {
+  fcsn::SolverOptions o;  // defaults as is
+  switch (kind) {
+    case SolverSpec::FcsnKind::kNewtonAc:
+      o.solver = fcsn::SolverType::kNewton;
+      o.formulation = fcsn::Formulation::kAlartCurnier;
+      break;
+    case SolverSpec::FcsnKind::kNewtonJm:
+      o.solver = fcsn::SolverType::kNewton;
+      o.formulation = fcsn::Formulation::kJeanMoreau;
+      break;
+    case SolverSpec::FcsnKind::kDefault:
+      break;
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------- child
+
+// Fixed-size record the child sends after the 'S' (solve started) byte,
+// followed by n doubles of v and m doubles of r.
+struct WireResult {
+  double seconds = 0.0;
+  int iterations = 0;
+  int nsgs_sweeps = -1;  // fcsn only
+  int info = 0;          // Siconos: driver return; fcsn: SolverStatus index
+  double own_error = 0.0;
+  double t_total = 0.0;  // fcsn SolverSummary timings
+  double t_factorization = 0.0;
+  double t_analysis = 0.0;
+  int factorizations = 0;
+  char status[48] = {};
+  int n = 0;
+  int m = 0;
+};
+
+bool WriteAll(int fd, const void* data, size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    ssize_t k = write(fd, p, size);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += k;
+    size -= static_cast<size_t>(k);
+  }
+  return true;
+}
+
+struct RunConfig {
+  double tolerance = 1e-8;
+  double time_limit = 60.0;
+  int siconos_max_iterations = 0;
+  double mem_limit_gb = 0.0;
+  std::string log_path;  // child's stdout/stderr; "" = /dev/null
+};
+
+[[noreturn]] void ChildMain(int fd,
+                            const fcsn::GlobalProblem& problem,
+                            const SolverSpec& spec,
+                            const RunConfig& config) {
+  // Solver chatter (Siconos prints) goes to the log, never to our stdout.
+  int out =
+      open(config.log_path.empty() ? "/dev/null" : config.log_path.c_str(),
+           O_WRONLY | O_CREAT | O_TRUNC,
+           0644);
+  if (out >= 0) {
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    close(out);
+  }
+  if (config.mem_limit_gb > 0) {
+    rlimit lim;
+    lim.rlim_cur = lim.rlim_max =
+        static_cast<rlim_t>(config.mem_limit_gb * 1024.0 * 1024.0 * 1024.0);
+    setrlimit(RLIMIT_AS, &lim);
+  }
+  auto on_start = [fd]() {
+    const char s = 'S';
+    WriteAll(fd, &s, 1);
+  };
+
+  WireResult w;
+  Eigen::VectorXd v, r;
+  if (spec.family == Family::kSiconos) {
+    SiconosResult res;
+    RunSiconos(problem,
+               spec.siconos_method,
+               config.tolerance,
+               config.siconos_max_iterations,
+               on_start,
+               &v,
+               &r,
+               &res);
+    w.seconds = res.seconds;
+    w.iterations = res.iterations;
+    w.info = res.info;
+    w.own_error = res.own_error;
+    std::snprintf(w.status,
+                  sizeof(w.status),
+                  "%s",
+                  res.info == 0 ? "siconos-converged" : "siconos-failed");
+  } else {
+    fcsn::SolverOptions options = FcsnOptions(spec.fcsn_kind);
+    options.tolerance = config.tolerance;
+    options.time_limit_seconds = config.time_limit;
+    fcsn::Solver solver(options);
+    fcsn::Solution solution;
+    on_start();
+    const auto t0 = Clock::now();
+    const fcsn::SolverSummary s = solver.Solve(problem, nullptr, &solution);
+    const auto t1 = Clock::now();
+    w.seconds = std::chrono::duration<double>(t1 - t0).count();
+    w.iterations = s.iterations;
+    w.nsgs_sweeps = s.nsgs_sweeps;
+    w.info = static_cast<int>(s.status);
+    w.own_error = s.siconos_error;
+    w.t_total = s.timings.total;
+    w.t_factorization = s.timings.factorization;
+    w.t_analysis = s.timings.analysis;
+    w.factorizations = s.factorizations;
+    std::snprintf(w.status, sizeof(w.status), "%s", fcsn::ToString(s.status));
+    v = solution.v;
+    r = solution.r;
+  }
+  if (v.size() != problem.n()) v = Eigen::VectorXd::Constant(problem.n(), NAN);
+  if (r.size() != problem.m()) r = Eigen::VectorXd::Constant(problem.m(), NAN);
+  w.n = static_cast<int>(v.size());
+  w.m = static_cast<int>(r.size());
+  bool ok = WriteAll(fd, &w, sizeof(w)) &&
+            WriteAll(fd, v.data(), sizeof(double) * v.size()) &&
+            WriteAll(fd, r.data(), sizeof(double) * r.size());
+  close(fd);
+  _exit(ok ? 0 : 3);
+}
+
+// ---------------------------------------------------------------- parent
+
+struct RepResult {
+  bool completed = false;  // the child sent a full record
+  bool timeout = false;
+  std::string status;  // "converged", "timeout", "crash: ...", solver status
+  double seconds = 0.0;
+  int iterations = 0;
+  int nsgs_sweeps = -1;
+  double own_error = NAN;
+  double e_nat = NAN;
+  double e_eq = NAN;
+  double siconos_measure = NAN;  // Siconos' formula, evaluated by fcsn
+  bool solved = false;
+  double t_total = 0.0, t_factorization = 0.0, t_analysis = 0.0;
+};
+
+RepResult RunOnce(const fcsn::GlobalProblem& problem,
+                  double q_free_norm,
+                  const SolverSpec& spec,
+                  const RunConfig& config) {
+  RepResult out;
+  int fds[2];
+  if (pipe(fds) != 0) {
+    out.status = "error: pipe";
+    return out;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    out.status = "error: fork";
+    return out;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ChildMain(fds[1], problem, spec, config);
+  }
+  close(fds[1]);
+
+  // Setup (building the solver's data) gets a generous fixed budget; the
+  // time limit starts when the child says the solve has started. A small grace
+  // lets fcsn return its own time-limit status instead of being killed.
+  const auto setup_deadline = Clock::now() + std::chrono::seconds(600);
+  const auto grace = std::chrono::duration<double>(0.1 * config.time_limit + 2);
+  Clock::time_point deadline = setup_deadline;
+  bool started = false;
+  std::vector<char> buffer;
+  char chunk[1 << 16];
+  bool killed = false;
+  while (true) {
+    const double left =
+        std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+    pollfd pfd{fds[0], POLLIN, 0};
+    const int pr =
+        poll(&pfd, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    if (pr < 0 && errno != EINTR) break;
+    if (pr <= 0) continue;
+    const ssize_t k = read(fds[0], chunk, sizeof(chunk));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;  // EOF: child done (or died)
+    buffer.insert(buffer.end(), chunk, chunk + k);
+    if (!started && !buffer.empty()) {
+      started = true;
+      deadline = Clock::now() +
+                 std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(config.time_limit) + grace);
+    }
+  }
+  close(fds[0]);
+  int wstatus = 0;
+  waitpid(pid, &wstatus, 0);
+
+  const size_t header = 1 + sizeof(WireResult);
+  if (killed) {
+    out.timeout = started;
+    out.status = started ? "timeout" : "timeout-in-setup";
+    out.seconds = config.time_limit;
+    return out;
+  }
+  if (buffer.size() < header) {
+    std::ostringstream s;
+    if (WIFSIGNALED(wstatus)) {
+      s << "crash: signal " << WTERMSIG(wstatus) << " ("
+        << strsignal(WTERMSIG(wstatus)) << ")";
+    } else {
+      s << "crash: exit " << WEXITSTATUS(wstatus);
+    }
+    out.status = s.str();
+    return out;
+  }
+  WireResult w;
+  std::memcpy(&w, buffer.data() + 1, sizeof(w));
+  const size_t need = header + sizeof(double) * (w.n + w.m);
+  if (w.n != problem.n() || w.m != problem.m() || buffer.size() < need) {
+    out.status = "crash: truncated result";
+    return out;
+  }
+  Eigen::VectorXd v(w.n), r(w.m);
+  std::memcpy(v.data(), buffer.data() + header, sizeof(double) * w.n);
+  std::memcpy(r.data(),
+              buffer.data() + header + sizeof(double) * w.n,
+              sizeof(double) * w.m);
+
+  out.completed = true;
+  out.seconds = w.seconds;
+  out.iterations = w.iterations;
+  out.nsgs_sweeps = w.nsgs_sweeps;
+  out.own_error = w.own_error;
+  out.t_total = w.t_total;
+  out.t_factorization = w.t_factorization;
+  out.t_analysis = w.t_analysis;
+  out.status = w.status;
+  const fcsn::ErrorMeasures e =
+      fcsn::ComputeErrorMeasures(problem, v, r, q_free_norm);
+  out.e_nat = e.e_nat;
+  out.e_eq = e.e_eq;
+  out.siconos_measure = e.siconos_error;
+  out.timeout = w.seconds > config.time_limit || out.status == "time-limit";
+  if (out.timeout) out.status = "timeout";
+  out.solved = !out.timeout && e.Converged(config.tolerance);
+  return out;
+}
+
+// ---------------------------------------------------------------- report
+
+struct Row {
+  std::string problem;
+  int n = 0, m = 0, nc = 0;
+  std::string solver;
+  double tol = 0;
+  int reps_run = 0;
+  int solved_reps = 0;
+  bool skipped = false;  // not run: timed out at a looser tolerance
+  RepResult median;      // the repetition with the median time
+  double time_min = NAN, time_max = NAN;
+};
+
+std::string Fmt(const char* format, double x) {
+  char b[64];
+  std::snprintf(b, sizeof(b), format, x);
+  return b;
+}
+std::string Sci(double x) {
+  if (std::isnan(x)) return "nan";
+  return Fmt("%.2e", x);
+}
+std::string Secs(double x) {
+  if (std::isnan(x)) return "";
+  return x >= 100 ? Fmt("%.0f", x) : Fmt("%.3g", x);
+}
+std::string CsvQuote(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+double Median(std::vector<double> x) {
+  if (x.empty()) return NAN;
+  std::sort(x.begin(), x.end());
+  const size_t k = x.size() / 2;
+  return x.size() % 2 ? x[k] : 0.5 * (x[k - 1] + x[k]);
+}
+
+std::string ReadFirstMatch(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) == 0) {
+      auto pos = line.find(':');
+      if (pos == std::string::npos) return line;
+      std::string v = line.substr(pos + 1);
+      v.erase(0, v.find_first_not_of(" \t"));
+      return v;
+    }
+  }
+  return "?";
+}
+
+std::string MachineDescription() {
+  std::ostringstream s;
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  const std::time_t now = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
+  const char* blas = std::getenv("OPENBLAS_NUM_THREADS");
+  const char* omp = std::getenv("OMP_NUM_THREADS");
+  s << "- date: " << date << "\n"
+    << "- nproc: " << sysconf(_SC_NPROCESSORS_ONLN) << "\n"
+    << "- CPU: " << ReadFirstMatch("/proc/cpuinfo", "model name") << "\n"
+    << "- memory: " << ReadFirstMatch("/proc/meminfo", "MemTotal") << "\n"
+    << "- OPENBLAS_NUM_THREADS=" << (blas ? blas : "(unset)")
+    << ", OMP_NUM_THREADS=" << (omp ? omp : "(unset)") << "\n";
+  return s.str();
+}
+
+struct Settings {
+  std::string set_name;
+  std::string m_storage;
+  double time_limit = 60;
+  int reps = 3;
+  int siconos_max_iterations = 0;
+  std::string note;
+  std::vector<double> tols;
+  std::vector<std::string> solvers;
+};
+
+void WriteCsv(const std::string& path,
+              const Settings& st,
+              const std::vector<Row>& rows) {
+  std::ofstream out(path);
+  out << "set,problem,n,m,nc,m_storage,solver,tol,reps_run,time_median_s,"
+         "time_min_s,time_max_s,iterations,nsgs_sweeps,e_nat,e_eq,solved,"
+         "solved_reps,siconos_error_own,siconos_measure,status,"
+         "fcsn_factorization_s,fcsn_analysis_s,fcsn_total_s\n";
+  for (const Row& r : rows) {
+    const RepResult& x = r.median;
+    const bool is_fcsn = r.solver.rfind("fcsn", 0) == 0;
+    out << CsvQuote(st.set_name) << "," << CsvQuote(r.problem) << "," << r.n
+        << "," << r.m << "," << r.nc << "," << st.m_storage << "," << r.solver
+        << "," << Fmt("%.0e", r.tol) << "," << r.reps_run << ",";
+    if (r.skipped) {
+      out << ",,,,,,,0,0,,,skipped-after-timeout,,,\n";
+      continue;
+    }
+    out << Fmt("%.6g", x.seconds) << "," << Fmt("%.6g", r.time_min) << ","
+        << Fmt("%.6g", r.time_max) << ","
+        << (x.completed ? std::to_string(x.iterations) : "") << ","
+        << (is_fcsn && x.completed ? std::to_string(x.nsgs_sweeps) : "") << ","
+        << Fmt("%.3e", x.e_nat) << "," << Fmt("%.3e", x.e_eq) << ","
+        << (x.solved ? 1 : 0) << "," << r.solved_reps << ","
+        << Fmt("%.3e", x.own_error) << "," << Fmt("%.3e", x.siconos_measure)
+        << "," << CsvQuote(x.status) << ",";
+    if (is_fcsn && x.completed) {
+      out << Fmt("%.6g", x.t_factorization) << "," << Fmt("%.6g", x.t_analysis)
+          << "," << Fmt("%.6g", x.t_total);
+    } else {
+      out << ",,";
+    }
+    out << "\n";
+  }
+}
+
+void WriteMarkdown(const std::string& path,
+                   const Settings& st,
+                   const std::vector<Row>& rows,
+                   const std::string& machine) {
+  std::map<std::tuple<std::string, std::string, double>, const Row*> at;
+  std::vector<std::string> problems;
+  for (const Row& r : rows) {
+    at[{r.problem, r.solver, r.tol}] = &r;
+    if (std::find(problems.begin(), problems.end(), r.problem) ==
+        problems.end()) {
+      problems.push_back(r.problem);
+    }
+  }
+  auto find = [&](const std::string& p, const std::string& s, double t) {
+    auto it = at.find({p, s, t});
+    return it == at.end() ? nullptr : it->second;
+  };
+  auto has_solver = [&](const std::string& s) {
+    return std::find(st.solvers.begin(), st.solvers.end(), s) !=
+           st.solvers.end();
+  };
+
+  std::ofstream out(path);
+  out << "# fcsn vs Siconos/numerics 4.4 — set `" << st.set_name << "`\n\n"
+      << "Generated by `bench/compare_siconos/run.sh` (driver "
+         "`compare_siconos`).\n\n"
+      << machine << "- M storage: " << st.m_storage << "\n"
+      << "- time limit per run: " << st.time_limit
+      << " s; repetitions: " << st.reps
+      << " (fresh child process each), median reported\n"
+      << "- Siconos max iterations: "
+      << (st.siconos_max_iterations > 0
+              ? std::to_string(st.siconos_max_iterations)
+              : std::string("its defaults"))
+      << "; fcsn: its defaults (Newton: 100)\n";
+  if (!st.note.empty()) out << "- " << st.note << "\n";
+  out << "\nSolvers:\n\n";
+  for (const SolverSpec& s : AllSolvers()) {
+    if (has_solver(s.name))
+      out << "- `" << s.name << "`: " << s.description << "\n";
+  }
+  out << "\n**Judge**: fcsn's e_nat and e_eq recomputed from each returned "
+         "(v, r) with u = Hᵀv + w (formulations.md §9.1); solved (✓) iff both "
+         "≤ tol. Times are of the solve call only (Siconos: `gfc3d_driver`; "
+         "fcsn: `Solver::Solve`, which includes its analysis and setup).\n\n";
+
+  // Table 1: time, iterations and verdict per problem x tol x solver.
+  out << "## Time (s), iterations, solved\n\n"
+      << "Cell: median time · iterations · ✓/✗ (✗ shows max(e_nat, e_eq) of "
+         "the returned point). `T/O`: killed or stopped at the time limit; "
+         "`skip`: not run because a looser tolerance timed out.\n\n"
+      << "| problem | tol |";
+  for (const std::string& s : st.solvers) out << " " << s << " |";
+  out << "\n|---|---|";
+  for (size_t i = 0; i < st.solvers.size(); ++i) out << "---|";
+  out << "\n";
+  for (const std::string& p : problems) {
+    for (double tol : st.tols) {
+      out << "| " << p << " | " << Fmt("%.0e", tol) << " |";
+      for (const std::string& s : st.solvers) {
+        const Row* r = find(p, s, tol);
+        if (!r) {
+          out << " |";
+        } else if (r->skipped) {
+          out << " skip |";
+        } else if (r->median.timeout) {
+          out << " T/O |";
+        } else if (!r->median.completed) {
+          out << " " << r->median.status << " |";
+        } else {
+          const RepResult& x = r->median;
+          out << " " << Secs(x.seconds) << " · " << x.iterations;
+          if (x.nsgs_sweeps > 0) out << "+" << x.nsgs_sweeps << "sw";
+          if (x.solved) {
+            out << " ✓";
+          } else {
+            out << " ✗ " << Sci(std::max(x.e_nat, x.e_eq));
+          }
+          if (r->solved_reps != 0 && r->solved_reps != r->reps_run) {
+            out << " (" << r->solved_reps << "/" << r->reps_run << ")";
+          }
+          out << " |";
+        }
+      }
+      out << "\n";
+    }
+  }
+
+  // Table 2: solved counts.
+  out << "\n## Problems solved (out of " << problems.size() << ")\n\n| tol |";
+  for (const std::string& s : st.solvers) out << " " << s << " |";
+  out << "\n|---|";
+  for (size_t i = 0; i < st.solvers.size(); ++i) out << "---|";
+  out << "\n";
+  for (double tol : st.tols) {
+    out << "| " << Fmt("%.0e", tol) << " |";
+    for (const std::string& s : st.solvers) {
+      int k = 0;
+      for (const std::string& p : problems) {
+        const Row* r = find(p, s, tol);
+        if (r && !r->skipped && r->median.solved) ++k;
+      }
+      out << " " << k << " |";
+    }
+    out << "\n";
+  }
+
+  // Table 3: ratios time(Siconos) / time(fcsn) per pair.
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"sic-nsn-ac", "fcsn-nsn-ac"},
+      {"sic-nsn-jm", "fcsn-nsn-jm"},
+      {"sic-nsn-jm", "fcsn-default"},
+      {"sic-nsgs-wr", "fcsn-default"},
+      {"sic-admm", "fcsn-default"},
+  };
+  out << "\n## Speed ratio time(Siconos) / time(fcsn)\n\n"
+      << "Per problem and tolerance, when both solved (> 1: fcsn faster). "
+         "`S only` / `F only`: only Siconos / only fcsn solved; `—`: "
+         "neither.\n\n| problem | tol |";
+  std::vector<std::pair<std::string, std::string>> used;
+  for (const auto& pr : pairs) {
+    if (has_solver(pr.first) && has_solver(pr.second)) used.push_back(pr);
+  }
+  for (const auto& pr : used)
+    out << " " << pr.first << " / " << pr.second << " |";
+  out << "\n|---|---|";
+  for (size_t i = 0; i < used.size(); ++i) out << "---|";
+  out << "\n";
+  std::vector<std::vector<double>> ratios(used.size());
+  std::vector<int> s_only(used.size(), 0), f_only(used.size(), 0),
+      neither(used.size(), 0);
+  for (const std::string& p : problems) {
+    for (double tol : st.tols) {
+      out << "| " << p << " | " << Fmt("%.0e", tol) << " |";
+      for (size_t i = 0; i < used.size(); ++i) {
+        const Row* a = find(p, used[i].first, tol);
+        const Row* b = find(p, used[i].second, tol);
+        const bool sa = a && !a->skipped && a->median.solved;
+        const bool sb = b && !b->skipped && b->median.solved;
+        if (sa && sb) {
+          const double q = a->median.seconds / b->median.seconds;
+          ratios[i].push_back(q);
+          out << " " << Fmt(q >= 10 ? "%.0f" : "%.2f", q) << " |";
+        } else if (sa) {
+          ++s_only[i];
+          out << " S only |";
+        } else if (sb) {
+          ++f_only[i];
+          out << " F only |";
+        } else {
+          ++neither[i];
+          out << " — |";
+        }
+      }
+      out << "\n";
+    }
+  }
+  out << "| **median (both solved)** | |";
+  for (size_t i = 0; i < used.size(); ++i) {
+    const double med = Median(ratios[i]);
+    out << " **" << (std::isnan(med) ? std::string("n/a") : Fmt("%.2f", med))
+        << "** (n=" << ratios[i].size() << ") |";
+  }
+  out << "\n| only Siconos / only fcsn / neither | |";
+  for (size_t i = 0; i < used.size(); ++i) {
+    out << " " << s_only[i] << " / " << f_only[i] << " / " << neither[i]
+        << " |";
+  }
+  out << "\n";
+
+  // Table 4: where fcsn's time goes.
+  out << "\n## fcsn: share of the solve time in MUMPS numeric factorization\n\n"
+      << "SolverSummary.timings.factorization / timings.total (analysis = "
+         "symbolic factorization incl. ordering; rest = everything else: "
+         "setup, residuals, line search, NSGS, error measures), median over "
+         "the tolerances of the runs that completed.\n\n"
+      << "| problem | solver | factorization | analysis | rest | total time "
+         "(s, median) |\n|---|---|---|---|---|---|\n";
+  std::map<std::string, std::vector<double>> set_fact, set_anal;
+  for (const std::string& p : problems) {
+    for (const std::string& s : st.solvers) {
+      if (s.rfind("fcsn", 0) != 0) continue;
+      std::vector<double> f, a, t;
+      for (double tol : st.tols) {
+        const Row* r = find(p, s, tol);
+        if (!r || r->skipped || !r->median.completed ||
+            r->median.t_total <= 0) {
+          continue;
+        }
+        f.push_back(r->median.t_factorization / r->median.t_total);
+        a.push_back(r->median.t_analysis / r->median.t_total);
+        t.push_back(r->median.t_total);
+      }
+      if (f.empty()) continue;
+      const double mf = Median(f), ma = Median(a);
+      set_fact[s].push_back(mf);
+      set_anal[s].push_back(ma);
+      out << "| " << p << " | " << s << " | " << Fmt("%.0f%%", 100 * mf)
+          << " | " << Fmt("%.0f%%", 100 * ma) << " | "
+          << Fmt("%.0f%%", 100 * (1 - mf - ma)) << " | " << Secs(Median(t))
+          << " |\n";
+    }
+  }
+  for (const auto& [s, f] : set_fact) {
+    const double mf = Median(f), ma = Median(set_anal[s]);
+    out << "| **set median** | " << s << " | " << Fmt("%.0f%%", 100 * mf)
+        << " | " << Fmt("%.0f%%", 100 * ma) << " | "
+        << Fmt("%.0f%%", 100 * (1 - mf - ma)) << " | |\n";
+  }
+}
+
+// ---------------------------------------------------------------- main
+
+std::vector<std::string> ExpandInputs(const std::vector<std::string>& inputs) {
+  std::vector<std::string> files;
+  for (const std::string& in : inputs) {
+    if (fs::is_directory(in)) {
+      std::vector<std::string> here;
+      for (const auto& e : fs::directory_iterator(in)) {
+        if (e.is_regular_file() && e.path().extension() == ".hdf5") {
+          here.push_back(e.path().string());
+        }
+      }
+      std::sort(here.begin(), here.end());
+      files.insert(files.end(), here.begin(), here.end());
+    } else {
+      files.push_back(in);
+    }
+  }
+  return files;
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{
+      "Side-by-side benchmark of fcsn and Siconos/numerics 4.4 on FCLib "
+      "global problems; every result judged by fcsn's e_nat/e_eq."};
+  std::vector<std::string> inputs;
+  Settings st;
+  st.tols = {1e-4, 1e-6, 1e-8, 1e-10};
+  for (const SolverSpec& s : AllSolvers()) st.solvers.push_back(s.name);
+  std::string out_dir = "bench/results";
+  std::string log_dir;
+  std::string m_storage = "as-stored";
+  double mem_limit_gb = 0;
+  bool no_skip = false;
+  app.add_option("inputs", inputs, "FCLib global .hdf5 files or directories")
+      ->default_str(FCSN_SHARED_DIR "/data/gfc3d");
+  app.add_option("--set",
+                 st.set_name,
+                 "problem-set name (default: name of the first directory)");
+  app.add_option("--tols", st.tols, "tolerances")->delimiter(',');
+  app.add_option("--time-limit", st.time_limit, "seconds per run")
+      ->capture_default_str();
+  app.add_option("--reps", st.reps, "repetitions per run (median reported)")
+      ->capture_default_str();
+  app.add_option("--solvers", st.solvers, "subset of the solvers")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--m-storage", m_storage, "as-stored | symmetrized | auto")
+      ->capture_default_str();
+  app.add_option("--siconos-max-iter",
+                 st.siconos_max_iterations,
+                 "override Siconos' iparam[0] (0: its defaults)");
+  app.add_option("--out-dir", out_dir, "where <set>_<m-storage>.{csv,md} go")
+      ->capture_default_str();
+  app.add_option(
+      "--log-dir", log_dir, "child stdout/stderr logs (default: none)");
+  app.add_option(
+      "--mem-limit-gb", mem_limit_gb, "RLIMIT_AS per child (0: none)");
+  app.add_option("--note", st.note, "free text added to the report header");
+  app.add_flag(
+      "--no-skip", no_skip, "run tighter tolerances even after a timeout");
+  CLI11_PARSE(app, argc, argv);
+
+  if (inputs.empty()) inputs.push_back(FCSN_SHARED_DIR "/data/gfc3d");
+  for (const std::string& s : st.solvers) {
+    bool known = false;
+    for (const SolverSpec& k : AllSolvers()) known |= (k.name == s);
+    if (!known) {
+      std::cerr << "compare_siconos: unknown solver '" << s << "'\n";
+      return 2;
+    }
+  }
+  const auto storage = fcsn::MStorageFromString(m_storage);
+  if (!storage) {
+    std::cerr << "compare_siconos: --m-storage must be one of "
+              << fcsn::NamesOf(fcsn::kAllMStorages) << "\n";
+    return 2;
+  }
+  st.m_storage = m_storage;
+  if (st.set_name.empty()) {
+    st.set_name =
+        fs::is_directory(inputs[0])
+            ? fs::path(inputs[0]).lexically_normal().filename().string()
+            : "custom";
+    if (st.set_name.empty()) {
+      st.set_name = fs::path(inputs[0])
+                        .lexically_normal()
+                        .parent_path()
+                        .filename()
+                        .string();
+    }
+  }
+  const std::vector<std::string> files = ExpandInputs(inputs);
+  if (files.empty()) {
+    std::cerr << "compare_siconos: no .hdf5 files in the inputs\n";
+    return 2;
+  }
+  fs::create_directories(out_dir);
+  if (!log_dir.empty()) fs::create_directories(log_dir);
+  const std::string machine = MachineDescription();
+  std::cout << machine;
+
+  std::vector<Row> rows;
+  for (const std::string& file : files) {
+    fcsn::GlobalProblem problem;
+    fcsn::FclibFileInfo info;
+    std::string error;
+    fcsn::ReadOptions read_options;
+    read_options.m_storage = *storage;
+    if (!fcsn::ReadGlobalProblem(file, read_options, &problem, &info, &error)) {
+      std::cerr << "compare_siconos: " << error << "\n";
+      continue;
+    }
+    double q_free_norm = 0;
+    if (!fcsn::ComputeQFreeNorm(problem, &q_free_norm, &error)) {
+      std::cerr << "compare_siconos: " << file << ": " << error << "\n";
+      continue;
+    }
+    const std::string name = fs::path(file).stem().string();
+    std::cout << "== " << name << ": n=" << problem.n() << " m=" << problem.m()
+              << " nc=" << problem.nc()
+              << (info.m_upper_triangular
+                      ? (info.m_symmetrized ? " (M upper triangle, symmetrized)"
+                                            : " (M upper triangle, as stored)")
+                      : "")
+              << "\n";
+    for (const std::string& solver_name : st.solvers) {
+      const SolverSpec* spec = nullptr;
+      for (const SolverSpec& k : AllSolvers()) {
+        if (k.name == solver_name) spec = &k;
+      }
+      bool timed_out = false;
+      for (double tol : st.tols) {
+        Row row;
+        row.problem = name;
+        row.n = problem.n();
+        row.m = problem.m();
+        row.nc = problem.nc();
+        row.solver = solver_name;
+        row.tol = tol;
+        if (timed_out && !no_skip) {
+          row.skipped = true;
+          rows.push_back(row);
+          continue;
+        }
+        std::vector<RepResult> reps;
+        for (int k = 0; k < st.reps; ++k) {
+          RunConfig config;
+          config.tolerance = tol;
+          config.time_limit = st.time_limit;
+          config.siconos_max_iterations = st.siconos_max_iterations;
+          config.mem_limit_gb = mem_limit_gb;
+          if (!log_dir.empty()) {
+            config.log_path = log_dir + "/" + name + "." + solver_name + "." +
+                              Fmt("%.0e", tol) + "." + std::to_string(k) +
+                              ".log";
+          }
+          reps.push_back(RunOnce(problem, q_free_norm, *spec, config));
+          if (reps.back().timeout) break;  // more would time out too
+        }
+        std::sort(reps.begin(),
+                  reps.end(),
+                  [](const RepResult& a, const RepResult& b) {
+                    return a.seconds < b.seconds;
+                  });
+        row.reps_run = static_cast<int>(reps.size());
+        row.median = reps[(reps.size() - 1) / 2];
+        row.time_min = reps.front().seconds;
+        row.time_max = reps.back().seconds;
+        for (const RepResult& x : reps) row.solved_reps += x.solved ? 1 : 0;
+        timed_out = row.median.timeout;
+        std::printf(
+            "  %-13s tol %.0e  %10.4g s  it %4d  e_nat %.2e  e_eq %.2e  %s  "
+            "%s\n",
+            solver_name.c_str(),
+            tol,
+            row.median.seconds,
+            row.median.iterations,
+            row.median.e_nat,
+            row.median.e_eq,
+            row.median.solved ? "SOLVED" : "-",
+            row.median.status.c_str());
+        std::fflush(stdout);
+        rows.push_back(row);
+      }
+    }
+  }
+  const std::string base = out_dir + "/" + st.set_name + "_" + st.m_storage;
+  WriteCsv(base + ".csv", st, rows);
+  WriteMarkdown(base + ".md", st, rows, machine);
+  std::cout << "wrote " << base << ".csv and " << base << ".md\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace fcsn_bench
+
+int main(int argc, char** argv) { return fcsn_bench::Main(argc, argv); }
