@@ -2,9 +2,9 @@
 // from one sparse factorization of M and no dense inverse (formulations.md
 // §7.1, §5).
 //
-//   W      = H^T M^-1 H              m x m, stored by 3 x 3 blocks W_ab (a, b
-//   contacts) q_free = H^T M^-1 f + w          m u      = W r + q_free for v =
-//   M^-1 (H r + f), u = H^T v + w
+//   W      = H^T M^-1 H         m x m, by 3 x 3 blocks W_ab (contacts a, b)
+//   q_free = H^T M^-1 f + w     m
+//   u      = W r + q_free       equals H^T v + w for v = M^-1 (H r + f)
 //
 // M is factored once: Eigen SimplicialLDLT with AMD ordering when M is
 // symmetric (what a user or the FCLib reader normally hands over), Eigen
@@ -30,10 +30,9 @@
 // Usage:
 //   fcsn::internal::Delassus delassus;
 //   std::string error;
-//   if (!delassus.Compute(problem, &error)) { /* M singular or not SPD; error
-//   says why */ } const Eigen::Matrix3d& w_aa = delassus.DiagonalBlock(a);
-//   delassus.RecoverVelocity(problem, r, &v);  // v = M^-1 (H r + f), same
-//   factorization
+//   if (!delassus.Compute(problem, &error)) { ... }  // M singular, not SPD
+//   const Eigen::Matrix3d& w_aa = delassus.DiagonalBlock(a);
+//   delassus.RecoverVelocity(problem, r, &v);  // v = M^-1 (H r + f)
 #ifndef FCSN_NEWTON_DELASSUS_H_
 #define FCSN_NEWTON_DELASSUS_H_
 
@@ -50,7 +49,6 @@ namespace fcsn::internal {
 enum class MFactorizationType {
   kNone,            // "none": not factored (yet), or factorization failed
   kSimplicialLdlt,  // "simplicial-ldlt": M symmetric positive definite, AMD
-                    // ordering
   kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
 };
 const char* ToString(MFactorizationType type);

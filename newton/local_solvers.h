@@ -3,38 +3,38 @@
 //
 // Problem of contact a with the other contacts frozen:
 //
-//   u = W r + q,      K* ∋ û = u + mu ||u_T|| e_N  ⟂  r ∈ K = { ||r_T|| <= mu
-//   r_N },
+//   u = W r + q,   K* ∋ û = u + mu ||u_T|| e_N  ⟂  r ∈ K = {||r_T|| <= mu r_N}
 //
 // W = W_aa (3 x 3, positive semidefinite), q = q_a + sum_{b != a} W_ab r_b.
 // When q_N >= 0 the take-off r = 0 solves it (u = q, u_N >= 0), and both
 // solvers return it at once.
 //
 // * SolveContactAlartCurnier: semismooth Newton on the Alart–Curnier residual
-//   F(W r + q, r) = 0 (formulations.md §3.1, fcsn::EvaluateContact): steps (A W
-//   + B) dr = -F by a 3 x 3 partially pivoted elimination, Armijo backtracking
-//   on 1/2 ||F||^2, per-contact rho = (1/W_NN, 1/lambda_max(W_TT),
+//   F(W r + q, r) = 0 (formulations.md §3.1, fcsn::EvaluateContact). Step:
+//   (A W + B) dr = -F by 3 x 3 Gaussian elimination with partial pivoting;
+//   Armijo backtracking on 1/2 ||F||^2; rho = (1/W_NN, 1/lambda_max(W_TT),
 //   1/lambda_max(W_TT)) (SPLIT_SPECTRAL_NORM, §5). Stops when
-//   ||F|| <= tol ||rho ∘ q|| (F and rho ∘ q are both impulses), on a singular
-//   step matrix, a failed line search or after max_iterations.
-// * SolveContactFixedPointViUpk: projected fixed point on the natural map with
-// self-adaptive
-//   scalar rho ("FP-VI-UPK", Siconos' PLI), tau = 2/3, L = 0.9, L_min = 0.3;
-//   rho is carried over between calls by the caller.
+//   ||F|| <= tol ||rho ∘ q|| (both are impulses), on a singular step matrix,
+//   on a failed line search or after max_iterations.
+// * SolveContactFixedPointViUpk: projected fixed point on the natural map,
+//   r <- P_K(r - rho û(W r + q)), with self-adaptive scalar rho ("FP-VI-UPK",
+//   Siconos' PLI; tau = 2/3, L = 0.9, L_min = 0.3). rho is carried over between
+//   calls by the caller. Returns the iterate with the smallest e_loc (the error
+//   of the iterates is not monotone).
 // * SolveContact: either solver plus keep-or-discard: the new r is kept only if
-// it is finite and
-//   its natural-map error LocalNaturalMapError is not larger than that of the
-//   previous r. The AC Newton is followed by FP-VI-UPK iterations when it stops
-//   without converging (as Siconos' ONECONTACT_NSN_GP_HYBRID).
+//   it is finite and its e_loc is not larger than that of the previous r. When
+//   the AC Newton stops without converging, FP-VI-UPK iterations continue from
+//   its iterate and the better of the two is taken (as Siconos'
+//   ONECONTACT_NSN_GP_HYBRID).
 //
-// Local error (scale invariant, used for stopping FP-VI-UPK and for
-// keep-or-discard):
+// Local error (natural map, used for stopping FP-VI-UPK and keep-or-discard):
 //
-//   e_loc(r) = || r - P_K(r - rho_ref û(W r + q)) || / (rho_ref ||q||), rho_ref
-//   = 1/lambda_max(W)
+//   e_loc(r) = ||r - P_K(r - rho_ref û(W r + q))|| / (rho_ref ||q||),
+//   rho_ref  = 1 / lambda_max(W)   (1 when W = 0).
 //
-// (rho_ref = 1 when W = 0). Its zero set is the solution set for any rho_ref >
-// 0; scaling by rho_ref makes it independent of the units of r and u.
+// Its zero set is the solution set for any rho_ref > 0; the scaling by rho_ref
+// makes it independent of the units of r and u (unlike rho = 1, which fails on
+// badly scaled W).
 #ifndef FCSN_NEWTON_LOCAL_SOLVERS_H_
 #define FCSN_NEWTON_LOCAL_SOLVERS_H_
 
@@ -48,15 +48,17 @@ namespace fcsn::internal {
 struct LocalSolveInfo {
   int iterations = 0;      // Newton or fixed-point iterations
   bool converged = false;  // the solver's own stopping test was met
-  bool kept = true;  // SolveContact only: false if the previous r was restored
+  // SolveContact only: false if the previous r was restored.
+  bool kept = true;
   double error = 0.0;  // e_loc of the returned r
 };
 
 // Per-contact data the sweeps compute once from W_aa.
 struct ContactScaling {
-  Eigen::Vector3d rho_ac =
-      Eigen::Vector3d::Ones();  // split spectral rho for Alart–Curnier
-  double rho_ref = 1.0;         // 1 / lambda_max(W_aa), > 0
+  // Split spectral rho for Alart–Curnier.
+  Eigen::Vector3d rho_ac = Eigen::Vector3d::Ones();
+  // 1 / lambda_max(W_aa), > 0: scaling of e_loc, first FP-VI-UPK step.
+  double rho_ref = 1.0;
 };
 
 // Split spectral rho (formulations.md §5): (1/W_NN, 1/lambda_max(W_TT),

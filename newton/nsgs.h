@@ -1,13 +1,12 @@
 // newton/nsgs.h: nonsmooth Gauss–Seidel (NSGS) on the reduced problem
 // (formulations.md §7).
 //
-//   u = W r + q_free,   K*_a ∋ û_a ⟂ r_a ∈ K_a,   W = H^T M^-1 H,   q_free =
-//   H^T M^-1 f + w
+//   u = W r + q_free,   K*_a ∋ û_a ⟂ r_a ∈ K_a,
+//   W = H^T M^-1 H,     q_free = H^T M^-1 f + w
 //
 // One sweep visits the contacts in increasing order; for contact a it forms
 //
-//   q_loc = q_free,a + sum_{b != a} W_ab r_b          (stored blocks of block
-//   row a only)
+//   q_loc = q_free,a + sum_{b != a} W_ab r_b    (stored blocks of row a)
 //
 // and solves the one-contact problem u_a = W_aa r_a + q_loc with the chosen
 // local solver and keep-or-discard (local_solvers.h). rho per contact: split
@@ -22,9 +21,10 @@
 // the last sweep. The run ends converged when e_nat <= tol && e_eq <= tol. If a
 // check triggered by the cheap error finds the true error above tol, the
 // working tolerance is divided by 10, so that later checks come only after more
-// progress. Other ends: max_sweeps (kMaxIterations), the deadline (kTimeLimit),
-// no change of r in a sweep with the error still above tol (kStalled), a
-// non-finite error (kNumericalIssue).
+// progress. Other ends: max_sweeps (kMaxIterations), the deadline (kTimeLimit,
+// checked before each sweep), r unchanged over 10 sweeps with the error still
+// above tol (kStalled), a non-finite error (kNumericalIssue). The returned v
+// always belongs to the returned r, and e_nat, e_eq are those of (r, v).
 //
 // The sweep loop does not allocate: NsgsSolver allocates its workspace once in
 // the constructor. Error checks call fcsn::ComputeErrorMeasures and one solve
@@ -62,8 +62,8 @@ struct NsgsResult {
   int local_discards = 0;  // local results rejected by keep-or-discard
   double e_nat = 0.0;      // of the returned (r, v)
   double e_eq = 0.0;
-  double cheap_error =
-      0.0;  // ||r_{k+1} - r_k|| / ||r_{k+1}|| of the last sweep
+  // ||r_{k+1} - r_k|| / ||r_{k+1}|| of the last sweep.
+  double cheap_error = 0.0;
 };
 
 // Called after each true-error check.
