@@ -133,6 +133,7 @@ fcsn::SolverOptions FcsnOptions(SolverSpec::FcsnKind kind) {
 // followed by n doubles of v and m doubles of r.
 struct WireResult {
   double seconds = 0.0;
+  double cpu_seconds = 0.0;
   int iterations = 0;
   int nsgs_sweeps = -1;  // fcsn only
   int info = 0;          // Siconos: driver return; fcsn: SolverStatus index
@@ -158,6 +159,12 @@ bool WriteAll(int fd, const void* data, size_t size) {
     size -= static_cast<size_t>(k);
   }
   return true;
+}
+
+double CpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 struct RunConfig {
@@ -206,6 +213,7 @@ struct RunConfig {
                &r,
                &res);
     w.seconds = res.seconds;
+    w.cpu_seconds = res.cpu_seconds;
     w.iterations = res.iterations;
     w.info = res.info;
     w.own_error = res.own_error;
@@ -220,9 +228,11 @@ struct RunConfig {
     fcsn::Solver solver(options);
     fcsn::Solution solution;
     on_start();
+    const double c0 = CpuSeconds();
     const auto t0 = Clock::now();
     const fcsn::SolverSummary s = solver.Solve(problem, nullptr, &solution);
     const auto t1 = Clock::now();
+    w.cpu_seconds = CpuSeconds() - c0;
     w.seconds = std::chrono::duration<double>(t1 - t0).count();
     w.iterations = s.iterations;
     w.nsgs_sweeps = s.nsgs_sweeps;
@@ -254,6 +264,7 @@ struct RepResult {
   bool timeout = false;
   std::string status;  // "converged", "timeout", "crash: ...", solver status
   double seconds = 0.0;
+  double cpu_seconds = NAN;  // CPU time of the solve call (child process)
   int iterations = 0;
   int nsgs_sweeps = -1;
   double own_error = NAN;
@@ -261,6 +272,8 @@ struct RepResult {
   double e_eq = NAN;
   double siconos_measure = NAN;  // Siconos' formula, evaluated by fcsn
   bool solved = false;
+  // The solver's own verdict: Siconos info == 0, fcsn status kConverged.
+  bool self_converged = false;
   double t_total = 0.0, t_factorization = 0.0, t_analysis = 0.0;
 };
 
@@ -360,6 +373,7 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
 
   out.completed = true;
   out.seconds = w.seconds;
+  out.cpu_seconds = w.cpu_seconds;
   out.iterations = w.iterations;
   out.nsgs_sweeps = w.nsgs_sweeps;
   out.own_error = w.own_error;
@@ -367,6 +381,9 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
   out.t_factorization = w.t_factorization;
   out.t_analysis = w.t_analysis;
   out.status = w.status;
+  out.self_converged =
+      out.status == "siconos-converged" ||
+      out.status == fcsn::ToString(fcsn::SolverStatus::kConverged);
   const fcsn::ErrorMeasures e =
       fcsn::ComputeErrorMeasures(problem, v, r, q_free_norm);
   out.e_nat = e.e_nat;
@@ -390,6 +407,7 @@ struct Row {
   bool skipped = false;  // not run: timed out at a looser tolerance
   RepResult median;      // the repetition with the median time
   double time_min = NAN, time_max = NAN;
+  double cpu_median = NAN;  // median over the repetitions of the CPU time
 };
 
 std::string Fmt(const char* format, double x) {
@@ -434,6 +452,13 @@ std::string ReadFirstMatch(const char* path, const std::string& key) {
   return "?";
 }
 
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
 std::string MachineDescription() {
   std::ostringstream s;
   char host[256] = {};
@@ -447,6 +472,7 @@ std::string MachineDescription() {
     << "- nproc: " << sysconf(_SC_NPROCESSORS_ONLN) << "\n"
     << "- CPU: " << ReadFirstMatch("/proc/cpuinfo", "model name") << "\n"
     << "- memory: " << ReadFirstMatch("/proc/meminfo", "MemTotal") << "\n"
+    << "- load average at start (1, 5, 15 min, ...): " << LoadAverage() << "\n"
     << "- OPENBLAS_NUM_THREADS=" << (blas ? blas : "(unset)")
     << ", OMP_NUM_THREADS=" << (omp ? omp : "(unset)") << "\n";
   return s.str();
@@ -457,6 +483,8 @@ struct Settings {
   std::string m_storage;
   double time_limit = 60;
   int reps = 3;
+  int max_reps = 15;
+  double min_row_seconds = 1.0;
   int siconos_max_iterations = 0;
   std::string note;
   std::vector<double> tols;
@@ -468,7 +496,8 @@ void WriteCsv(const std::string& path,
               const std::vector<Row>& rows) {
   std::ofstream out(path);
   out << "set,problem,n,m,nc,m_storage,solver,tol,reps_run,time_median_s,"
-         "time_min_s,time_max_s,iterations,nsgs_sweeps,e_nat,e_eq,solved,"
+         "time_min_s,time_max_s,cpu_median_s,iterations,nsgs_sweeps,e_nat,e_eq,"
+         "solved,"
          "solved_reps,siconos_error_own,siconos_measure,status,"
          "fcsn_factorization_s,fcsn_analysis_s,fcsn_total_s\n";
   for (const Row& r : rows) {
@@ -478,11 +507,11 @@ void WriteCsv(const std::string& path,
         << "," << r.m << "," << r.nc << "," << st.m_storage << "," << r.solver
         << "," << Fmt("%.0e", r.tol) << "," << r.reps_run << ",";
     if (r.skipped) {
-      out << ",,,,,,,0,0,,,skipped-after-timeout,,,\n";
+      out << ",,,,,,,,0,0,,,skipped-after-timeout,,,\n";
       continue;
     }
     out << Fmt("%.6g", x.seconds) << "," << Fmt("%.6g", r.time_min) << ","
-        << Fmt("%.6g", r.time_max) << ","
+        << Fmt("%.6g", r.time_max) << "," << Fmt("%.6g", r.cpu_median) << ","
         << (x.completed ? std::to_string(x.iterations) : "") << ","
         << (is_fcsn && x.completed ? std::to_string(x.nsgs_sweeps) : "") << ","
         << Fmt("%.3e", x.e_nat) << "," << Fmt("%.3e", x.e_eq) << ","
@@ -527,13 +556,17 @@ void WriteMarkdown(const std::string& path,
          "`compare_siconos`).\n\n"
       << machine << "- M storage: " << st.m_storage << "\n"
       << "- time limit per run: " << st.time_limit
-      << " s; repetitions: " << st.reps
-      << " (fresh child process each), median reported\n"
+      << " s; repetitions: " << st.reps << " to " << st.max_reps
+      << " (more while a row's solves total < " << st.min_row_seconds
+      << " s), each in a fresh child process; median reported\n"
       << "- Siconos max iterations: "
       << (st.siconos_max_iterations > 0
               ? std::to_string(st.siconos_max_iterations)
               : std::string("its defaults"))
       << "; fcsn: its defaults (Newton: 100)\n";
+  out << "- load average at end: " << LoadAverage()
+      << " (other jobs on the machine inflate wall times; the CPU-time "
+         "check row below is less sensitive to them)\n";
   if (!st.note.empty()) out << "- " << st.note << "\n";
   out << "\nSolvers:\n\n";
   for (const SolverSpec& s : AllSolvers()) {
@@ -627,7 +660,8 @@ void WriteMarkdown(const std::string& path,
   out << "\n|---|---|";
   for (size_t i = 0; i < used.size(); ++i) out << "---|";
   out << "\n";
-  std::vector<std::vector<double>> ratios(used.size());
+  std::vector<std::vector<double>> ratios(used.size()), cpu_ratios(used.size()),
+      min_ratios(used.size());
   std::vector<int> s_only(used.size(), 0), f_only(used.size(), 0),
       neither(used.size(), 0);
   for (const std::string& p : problems) {
@@ -641,6 +675,10 @@ void WriteMarkdown(const std::string& path,
         if (sa && sb) {
           const double q = a->median.seconds / b->median.seconds;
           ratios[i].push_back(q);
+          cpu_ratios[i].push_back(a->cpu_median > 0 && b->cpu_median > 0
+                                      ? a->cpu_median / b->cpu_median
+                                      : NAN);
+          min_ratios[i].push_back(a->time_min / b->time_min);
           out << " " << Fmt(q >= 10 ? "%.0f" : "%.2f", q) << " |";
         } else if (sa) {
           ++s_only[i];
@@ -656,13 +694,23 @@ void WriteMarkdown(const std::string& path,
       out << "\n";
     }
   }
-  out << "| **median (both solved)** | |";
-  for (size_t i = 0; i < used.size(); ++i) {
-    const double med = Median(ratios[i]);
-    out << " **" << (std::isnan(med) ? std::string("n/a") : Fmt("%.2f", med))
-        << "** (n=" << ratios[i].size() << ") |";
-  }
-  out << "\n| only Siconos / only fcsn / neither | |";
+  auto median_row = [&](const char* label,
+                        const std::vector<std::vector<double>>& x,
+                        bool bold) {
+    out << "| " << (bold ? "**" : "") << label << (bold ? "**" : "") << " | |";
+    for (size_t i = 0; i < used.size(); ++i) {
+      const double med = Median(x[i]);
+      const std::string v =
+          std::isnan(med) ? std::string("n/a") : Fmt("%.2f", med);
+      out << " " << (bold ? "**" + v + "**" : v) << " (n=" << x[i].size()
+          << ") |";
+    }
+    out << "\n";
+  };
+  median_row("median (both solved)", ratios, true);
+  median_row("check: median of CPU-time ratios", cpu_ratios, false);
+  median_row("check: median of min-wall-time ratios", min_ratios, false);
+  out << "| only Siconos / only fcsn / neither | |";
   for (size_t i = 0; i < used.size(); ++i) {
     out << " " << s_only[i] << " / " << f_only[i] << " / " << neither[i]
         << " |";
@@ -708,6 +756,25 @@ void WriteMarkdown(const std::string& path,
         << " | " << Fmt("%.0f%%", 100 * ma) << " | "
         << Fmt("%.0f%%", 100 * (1 - mf - ma)) << " | |\n";
   }
+
+  // Table 5: where the solver's own verdict and fcsn's judge disagree.
+  out << "\n## Own verdict vs fcsn's judge\n\n"
+      << "Runs (median repetition) where the solver's own convergence flag "
+         "(Siconos: `gfc3d_driver` returned 0, its error in `dparam[1]`; "
+         "fcsn: status converged) disagrees with e_nat, e_eq ≤ tol.\n\n"
+      << "| problem | solver | tol | own verdict | own error | e_nat | e_eq "
+         "|\n|---|---|---|---|---|---|---|\n";
+  int disagreements = 0;
+  for (const Row& r : rows) {
+    if (r.skipped || !r.median.completed) continue;
+    if (r.median.self_converged == r.median.solved) continue;
+    ++disagreements;
+    out << "| " << r.problem << " | " << r.solver << " | " << Fmt("%.0e", r.tol)
+        << " | " << (r.median.self_converged ? "converged" : r.median.status)
+        << " | " << Sci(r.median.own_error) << " | " << Sci(r.median.e_nat)
+        << " | " << Sci(r.median.e_eq) << " |\n";
+  }
+  if (disagreements == 0) out << "| (none) | | | | | | |\n";
 }
 
 // ---------------------------------------------------------------- main
@@ -754,6 +821,13 @@ int Main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--reps", st.reps, "repetitions per run (median reported)")
       ->capture_default_str();
+  app.add_option("--max-reps",
+                 st.max_reps,
+                 "more repetitions, up to this many, while a row's solve "
+                 "times add up to less than --min-row-seconds")
+      ->capture_default_str();
+  app.add_option("--min-row-seconds", st.min_row_seconds, "see --max-reps")
+      ->capture_default_str();
   app.add_option("--solvers", st.solvers, "subset of the solvers")
       ->delimiter(',')
       ->capture_default_str();
@@ -774,6 +848,7 @@ int Main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   if (inputs.empty()) inputs.push_back(FCSN_SHARED_DIR "/data/gfc3d");
+  st.max_reps = std::max(st.max_reps, st.reps);
   for (const std::string& s : st.solvers) {
     bool known = false;
     for (const SolverSpec& k : AllSolvers()) known |= (k.name == s);
@@ -856,7 +931,12 @@ int Main(int argc, char** argv) {
           continue;
         }
         std::vector<RepResult> reps;
-        for (int k = 0; k < st.reps; ++k) {
+        double row_seconds = 0;
+        for (int k = 0; k < st.max_reps; ++k) {
+          // At least --reps runs; more (up to --max-reps) while the row's
+          // solves add up to less than --min-row-seconds, so that millisecond
+          // solves get a stable median.
+          if (k >= st.reps && row_seconds >= st.min_row_seconds) break;
           RunConfig config;
           config.tolerance = tol;
           config.time_limit = st.time_limit;
@@ -869,6 +949,9 @@ int Main(int argc, char** argv) {
           }
           reps.push_back(RunOnce(problem, q_free_norm, *spec, config));
           if (reps.back().timeout) break;  // more would time out too
+          // A crash costs no solve time; do not let it loop to max_reps.
+          row_seconds +=
+              reps.back().completed ? reps.back().seconds : st.min_row_seconds;
         }
         std::sort(reps.begin(),
                   reps.end(),
@@ -878,6 +961,13 @@ int Main(int argc, char** argv) {
         row.reps_run = static_cast<int>(reps.size());
         row.median = reps[(reps.size() - 1) / 2];
         row.time_min = reps.front().seconds;
+        {
+          std::vector<double> cpu;
+          for (const RepResult& x : reps) {
+            if (x.completed) cpu.push_back(x.cpu_seconds);
+          }
+          row.cpu_median = Median(cpu);
+        }
         row.time_max = reps.back().seconds;
         for (const RepResult& x : reps) row.solved_reps += x.solved ? 1 : 0;
         timed_out = row.median.timeout;

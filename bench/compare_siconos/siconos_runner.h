@@ -19,10 +19,11 @@ enum class SiconosMethod {
 };
 
 struct SiconosResult {
-  int info = -1;           // gfc3d_driver's return (0 = Siconos converged)
-  int iterations = 0;      // iparam[SICONOS_IPARAM_ITER_DONE]
-  double own_error = 0.0;  // dparam[SICONOS_DPARAM_RESIDU]
-  double seconds = 0.0;    // wall time of gfc3d_driver only
+  int info = -1;             // gfc3d_driver's return (0 = Siconos converged)
+  int iterations = 0;        // iparam[SICONOS_IPARAM_ITER_DONE]
+  double own_error = 0.0;    // dparam[SICONOS_DPARAM_RESIDU]
+  double seconds = 0.0;      // wall time of gfc3d_driver only
+  double cpu_seconds = 0.0;  // process CPU time of gfc3d_driver only
   int default_max_iterations = 0;  // iparam[0] before any override
 };
 
