@@ -9,23 +9,35 @@
 #         run.sh --m-storage symmetrized
 #         run.sh --solvers sic-nsn-ac,fcsn-nsn-ac --tols 1e-8 --reps 5 FILE.hdf5
 # Environment: FCSN_BUILD_DIR (default build), OPENBLAS_NUM_THREADS / OMP_NUM_THREADS (default 1,
-# so that both solvers' BLAS run single-threaded on a shared machine; recorded in the report).
+# so that both solvers' BLAS run single-threaded on a shared machine; recorded in the report),
+# FCSN_FROM_HEAD=1 to build from a clean `git archive HEAD` export in /tmp instead of the working
+# tree (others' uncommitted library edits then do not leak into published numbers).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root"
 build=${FCSN_BUILD_DIR:-build}
+src=.
+extra=()
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ "${FCSN_FROM_HEAD:-0}" == 1 ]]; then
+  src=/tmp/fcsn_head_$rev
+  mkdir -p "$src"
+  git archive HEAD | tar -x -C "$src"
+  build=$src/build
+  extra=(-G Ninja -DFCSN_BUILD_TESTS=OFF -DFCSN_BUILD_EXAMPLES=OFF
+         "-DFCSN_SHARED_DIR=$(cd "$root/../shared" && pwd)")
+  rev="$rev (clean export of HEAD)"
+elif ! git diff --quiet HEAD -- include newton linalg problem formulations 2>/dev/null; then
+  rev="$rev + uncommitted changes in the library"
+fi
 
 scripts/install_deps.sh --bench
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" >/dev/null
 cmake --build "$build" -j2 --target compare_siconos
 
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if ! git diff --quiet HEAD -- include newton linalg problem formulations 2>/dev/null; then
-  rev="$rev + uncommitted changes in the library"
-fi
 siconos=$(dpkg-query -W -f='${Version}' libsiconos-numerics-dev 2>/dev/null || echo '?')
 mumps=$(dpkg-query -W -f='${Version}' libmumps-seq-dev 2>/dev/null || echo '?')
 
