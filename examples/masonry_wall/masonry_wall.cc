@@ -136,6 +136,10 @@ int main(int argc, char** argv) {
   app.add_option("--line-search",
                  line_search_name,
                  "none, armijo, goldstein, non-monotone");
+  bool theta_gap = false;
+  app.add_flag("--theta-gap",
+               theta_gap,
+               "w_N = gap / (theta h) instead of the deck's gap / h");
   app.add_option(
       "--export-steps",
       export_steps,
@@ -165,6 +169,7 @@ int main(int argc, char** argv) {
   }
   if (swap_friction || mu_preset == "paper") options.SwapFriction();
   if (steps >= 0) options.num_steps = steps;
+  if (theta_gap) options.gap_scaling = fcsn::masonry::GapScaling::kOverThetaH;
 
   std::string error;
   std::unique_ptr<fcsn::masonry::MasonryWall> wall =
@@ -267,8 +272,12 @@ int main(int argc, char** argv) {
           ", NSN-AC@1e-4 " + fcsn::ToString(naming.status) + " in " +
           std::to_string(naming.iterations) + " iterations";
       write_options.math_info =
-          "Moreau-Jean theta = 0.5, h = 1e-3; M = M + h theta C + "
-          "h^2 theta^2 K; w_N = gap/h";
+          "Moreau-Jean theta-method, theta = " + std::to_string(options.theta) +
+          ", h = " + std::to_string(options.h) +
+          " s; M = M_lumped + (h theta beta + h^2 theta^2) K; w_N = gap / " +
+          (options.gap_scaling == fcsn::masonry::GapScaling::kOverH
+               ? "h"
+               : "(theta h)");
       const std::vector<fcsn::Solution> guesses = {guess};
       if (!fcsn::WriteGlobalProblem(
               path, problem, &solution, &guesses, &error, write_options)) {

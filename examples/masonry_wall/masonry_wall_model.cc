@@ -299,7 +299,8 @@ void MasonryWall::AssembleStiffnessAndMass() {
                        options_.youngs_modulus,
                        options_.poisson_ratio);
     const double node_mass = options_.density * size.prod() / 8.0;
-    triplets.reserve(triplets.size() + 576 * block.nx * block.ny * block.nz);
+    triplets.reserve(triplets.size() +
+                     ke.size() * block.nx * block.ny * block.nz);
     for (int ek = 0; ek < block.nz; ++ek) {
       for (int ej = 0; ej < block.ny; ++ej) {
         for (int ei = 0; ei < block.nx; ++ei) {

@@ -271,7 +271,8 @@ class MasonryWall {
   Eigen::VectorXd Gaps() const;
   // Contact counts by status and impulse sums per group for a solution of the
   // current step. Open: r_N <= open_tolerance max r_N. Slip: ||r_T|| >= (1 -
-  // slip_tolerance) mu r_N.
+  // slip_tolerance) mu r_N. An r of the wrong size gives all-zero diagnostics.
+  // Default tolerances [A]: relative round-off margins for a 1e-10 solve.
   StepDiagnostics Diagnose(const Solution& solution,
                            double open_tolerance = 1e-9,
                            double slip_tolerance = 1e-6) const;
