@@ -21,9 +21,11 @@ src=.
 extra=()
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [[ "${FCSN_FROM_HEAD:-0}" == 1 ]]; then
-  src=/tmp/fcsn_head_$rev
-  mkdir -p "$src"
-  git archive HEAD | tar -x -C "$src"
+  src=/tmp/fcsn_head_$(git rev-parse HEAD)
+  if [[ ! -f "$src/CMakeLists.txt" ]]; then  # same commit, same files: keep the build
+    mkdir -p "$src"
+    git archive HEAD | tar -x -C "$src"
+  fi
   build=$src/build
   extra=(-G Ninja -DFCSN_BUILD_TESTS=OFF -DFCSN_BUILD_EXAMPLES=OFF
          "-DFCSN_SHARED_DIR=$(cd "$root/../shared" && pwd)")
