@@ -32,6 +32,8 @@ struct SolveArgs {
   double tol = SolverOptions().tolerance;
   int max_iter = SolverOptions().max_iterations;
   double time_limit = 0.0;  // 0: none
+  double regularization = SolverOptions().singular_regularization;
+  int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
   bool warm_start = false;
   bool json = false;
   bool no_history = false;
@@ -77,6 +79,8 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.rho.rule = ParseOrExit(
       RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
   options.tolerance = args.tol;
+  options.singular_regularization = args.regularization;
+  options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
   if (args.time_limit > 0.0) options.time_limit_seconds = args.time_limit;
   options.record_history = true;
@@ -155,12 +159,13 @@ void RunSolve(const SolveArgs& args) {
   }
   const bool table = args.files.size() > 1 && !args.json;
   if (table) {
-    std::printf("%-40s %6s %5s %-20s %5s %10s %10s %9s\n",
+    std::printf("%-40s %6s %5s %-20s %5s %6s %10s %10s %9s\n",
                 "file",
                 "n",
                 "nc",
                 "status",
                 "iter",
+                "sweeps",
                 "e_nat",
                 "e_eq",
                 "time_s");
@@ -190,12 +195,13 @@ void RunSolve(const SolveArgs& args) {
       PrintJson(SummaryJson(file, problem, options, summary, !args.no_history));
     } else if (table) {
       const std::string name = file.substr(file.find_last_of('/') + 1);
-      std::printf("%-40s %6d %5d %-20s %5d %10.2e %10.2e %9.4f\n",
+      std::printf("%-40s %6d %5d %-20s %5d %6d %10.2e %10.2e %9.4f\n",
                   name.c_str(),
                   problem.n(),
                   problem.nc(),
                   ToString(summary.status),
                   summary.iterations,
+                  summary.nsgs_sweeps,
                   summary.e_nat,
                   summary.e_eq,
                   summary.timings.total);
@@ -263,6 +269,16 @@ void RegisterSolveCommand(CLI::App& app) {
   command
       ->add_option(
           "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
+      ->capture_default_str();
+  command
+      ->add_option("--regularization",
+                   args->regularization,
+                   "Proximal weight on r when J is singular (0: off)")
+      ->capture_default_str();
+  command
+      ->add_option("--warm-sweeps",
+                   args->warm_sweeps,
+                   "NSGS sweeps before Newton (hybrid)")
       ->capture_default_str();
   command->add_flag(
       "--warm-start",

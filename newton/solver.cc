@@ -10,8 +10,10 @@
 
 #include "fcsn/error_measures.h"
 #include "linalg/linear_solver.h"
+#include "newton/delassus.h"
 #include "newton/line_search.h"
 #include "newton/newton_system.h"
+#include "newton/nsgs.h"
 #include "newton/rho.h"
 
 namespace fcsn {
@@ -108,10 +110,21 @@ class Solver::Impl {
     Eigen::VectorXd best_v, best_r;
     double best_score = std::numeric_limits<double>::infinity();
     bool aborted = false;
+    bool delassus_ready = false;  // delassus_ holds this problem's W
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
-  void RunNewton(Run* run);
+  // Newton from (run->v, run->r) until convergence, failure or the budgets;
+  // with detect_stall, stops with kStalled when the merit has not dropped below
+  // hybrid.stall_ratio times its value hybrid.stall_window iterations earlier.
+  void RunNewton(Run* run, bool detect_stall);
+  // NSGS sweeps from run->r (run->v recovered); false if the Delassus data
+  // cannot be built.
+  bool RunNsgsPhase(Run* run,
+                    double tol,
+                    int max_sweeps,
+                    internal::NsgsResult* result);
+  void RunHybrid(Run* run);
   // Records an iterate's errors; returns its ErrorMeasures and updates the best
   // iterate.
   ErrorMeasures Record(Run* run,
@@ -126,6 +139,8 @@ class Solver::Impl {
   internal::NewtonSystem system_;
   std::unique_ptr<LinearSolver> linear_;
   bool analyzed_ = false;
+  internal::Delassus delassus_;
+  std::unique_ptr<internal::NsgsSolver> nsgs_;
   // Workspace reused across iterations and solves.
   Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
   std::vector<double> regularized_values_;
@@ -143,6 +158,8 @@ bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
       return false;
     }
   }
+  if (options_.solver == SolverType::kNsgs)
+    return true;  // no Newton system needed
   if (!linear_) {
     std::string message;
     linear_ = LinearSolver::Create(options_.linear_solver, &message);
@@ -213,7 +230,7 @@ ErrorMeasures Solver::Impl::Record(Run* run,
   return errors;
 }
 
-void Solver::Impl::RunNewton(Run* run) {
+void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   const GlobalProblem& problem = *run->problem;
   SolverSummary& summary = *run->summary;
   const int n = problem.n();
@@ -231,9 +248,11 @@ void Solver::Impl::RunNewton(Run* run) {
   };
 
   std::deque<double> recent_merits;
+  std::vector<double> merits;
   double alpha = 0.0;
   int trials = 0;
-  for (int k = 0;; ++k) {
+  for (;;) {
+    const int k = summary.iterations;
     {
       ScopedTimer timer(&summary.timings.residual_jacobian);
       system_.Evaluate(
@@ -255,6 +274,15 @@ void Solver::Impl::RunNewton(Run* run) {
     if (run->aborted) {
       summary.status = SolverStatus::kMaxIterations;
       summary.message = "aborted by the iteration callback";
+      return;
+    }
+    merits.push_back(merit);
+    const int window = options_.hybrid.stall_window;
+    if (detect_stall && static_cast<int>(merits.size()) > window &&
+        merit >
+            options_.hybrid.stall_ratio * merits[merits.size() - 1 - window]) {
+      summary.status = SolverStatus::kStalled;
+      summary.message = "Newton stalled at iteration " + std::to_string(k);
       return;
     }
     if (k >= options_.max_iterations) {
@@ -377,6 +405,113 @@ void Solver::Impl::RunNewton(Run* run) {
   }
 }
 
+bool Solver::Impl::RunNsgsPhase(Run* run,
+                                double tol,
+                                int max_sweeps,
+                                internal::NsgsResult* result) {
+  SolverSummary& summary = *run->summary;
+  const GlobalProblem& problem = *run->problem;
+  ScopedTimer timer(&summary.timings.nsgs);
+  if (!run->delassus_ready) {
+    std::string message;
+    if (!delassus_.Compute(problem, &message)) {
+      summary.status = SolverStatus::kNumericalIssue;
+      summary.message =
+          "NSGS: the Delassus operator could not be built: " + message;
+      return false;
+    }
+    nsgs_ = std::make_unique<internal::NsgsSolver>(delassus_);
+    run->delassus_ready = true;
+  }
+  const int first_sweep = summary.nsgs_sweeps;
+  auto on_check = [&](int sweep, double e_nat, double e_eq) {
+    IterationRecord record;
+    record.phase = "nsgs";
+    record.iteration = first_sweep + sweep;
+    record.e_nat = e_nat;
+    record.e_eq = e_eq;
+    record.seconds = SecondsSince(run->start);
+    CountStatuses(problem.mu, run->r, &record);
+    if (options_.iteration_callback &&
+        options_.iteration_callback(record) == CallbackResult::kAbort) {
+      run->aborted = true;
+    }
+    if (options_.record_history) summary.history.push_back(std::move(record));
+  };
+  *result = nsgs_->Run(problem,
+                       options_.nsgs,
+                       tol,
+                       max_sweeps,
+                       run->deadline,
+                       &run->r,
+                       &run->v,
+                       on_check);
+  summary.nsgs_sweeps += result->sweeps;
+  summary.status = result->status;
+  summary.message = result->message;
+  const double score = std::max(result->e_nat, result->e_eq);
+  if (std::isfinite(score) && score < run->best_score) {
+    run->best_score = score;
+    run->best_v = run->v;
+    run->best_r = run->r;
+  }
+  return true;
+}
+
+void Solver::Impl::RunHybrid(Run* run) {
+  SolverSummary& summary = *run->summary;
+  const double tol = options_.tolerance;
+  // Warm start: NSGS until its own error reaches the switch tolerance sqrt(tol)
+  // (Siconos' VI-EG hybrid switches there too), or the sweep budget; it may
+  // also solve the problem outright.
+  if (options_.hybrid.warm_sweeps > 0) {
+    internal::NsgsResult result;
+    if (!RunNsgsPhase(run,
+                      std::max(tol, std::sqrt(tol)),
+                      options_.hybrid.warm_sweeps,
+                      &result)) {
+      return;
+    }
+    if (result.e_nat <= tol && result.e_eq <= tol) {
+      summary.status = SolverStatus::kConverged;
+      return;
+    }
+    if (summary.status == SolverStatus::kTimeLimit || run->aborted) return;
+  }
+  for (;;) {
+    RunNewton(run, /*detect_stall=*/true);
+    switch (summary.status) {
+      case SolverStatus::kConverged:
+      case SolverStatus::kMaxIterations:
+      case SolverStatus::kTimeLimit:
+      case SolverStatus::kInvalidInput:
+        return;
+      case SolverStatus::kLineSearchFailed:
+      case SolverStatus::kLinearSolverFailed:
+      case SolverStatus::kNumericalIssue:
+      case SolverStatus::kStalled:
+        break;
+    }
+    if (run->aborted || summary.fallbacks >= options_.hybrid.max_fallbacks)
+      return;
+    // Fallback: NSGS sweeps from the best iterate so far, then Newton again.
+    const std::string newton_failure = summary.message;
+    ++summary.fallbacks;
+    run->v = run->best_v;
+    run->r = run->best_r;
+    internal::NsgsResult result;
+    if (!RunNsgsPhase(run, tol, options_.hybrid.fallback_sweeps, &result))
+      return;
+    if (result.e_nat <= tol && result.e_eq <= tol) {
+      summary.status = SolverStatus::kConverged;
+      summary.message =
+          "converged in NSGS after Newton failed (" + newton_failure + ")";
+      return;
+    }
+    if (summary.status == SolverStatus::kTimeLimit) return;
+  }
+}
+
 void Solver::Impl::Finish(Run* run, Solution* solution) {
   SolverSummary& summary = *run->summary;
   const GlobalProblem& problem = *run->problem;
@@ -464,9 +599,15 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
 
   switch (options_.solver) {
     case SolverType::kNewton:
-    case SolverType::kNsgs:
+      RunNewton(&run, /*detect_stall=*/false);
+      break;
+    case SolverType::kNsgs: {
+      internal::NsgsResult result;
+      RunNsgsPhase(&run, options_.tolerance, options_.nsgs.max_sweeps, &result);
+      break;
+    }
     case SolverType::kHybrid:
-      RunNewton(&run);
+      RunHybrid(&run);
       break;
   }
   Finish(&run, solution);

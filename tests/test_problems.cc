@@ -1,5 +1,6 @@
 #include "test_problems.h"
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <vector>
 
@@ -85,6 +86,70 @@ GlobalProblem MakeLatticeOnFloor(int nx,
     for (int i = 0; i < nx; ++i, ++a)
       problem.w[3 * a] = gap * std::sin(1.3 * i + 0.7 * j);
   }
+  problem.mu = Eigen::VectorXd::Constant(nc, mu);
+  return problem;
+}
+
+GlobalProblem MakeBoxStack(int boxes, double mu, double push, double h) {
+  const double gravity = 9.81;
+  const double mass = 1.0;
+  const double inertia = mass / 6.0;  // unit cube about its centre
+  const int n = 6 * boxes;
+  GlobalProblem problem;
+  std::vector<Eigen::Triplet<double>> m_triplets;
+  for (int b = 0; b < boxes; ++b) {
+    for (int k = 0; k < 3; ++k)
+      m_triplets.emplace_back(6 * b + k, 6 * b + k, mass);
+    for (int k = 3; k < 6; ++k)
+      m_triplets.emplace_back(6 * b + k, 6 * b + k, inertia);
+  }
+  problem.M.resize(n, n);
+  problem.M.setFromTriplets(m_triplets.begin(), m_triplets.end());
+  problem.M.makeCompressed();
+  problem.f = Eigen::VectorXd::Zero(n);
+  for (int b = 0; b < boxes; ++b) problem.f[6 * b + 2] = -h * mass * gravity;
+  problem.f[6 * (boxes - 1)] += h * push * mu * mass * gravity * boxes;
+
+  // Interface i lies at height i (box b occupies [b, b + 1] in z, centre b +
+  // 0.5); the box above is the candidate (u = its velocity minus the lower
+  // body's at the contact point).
+  const Eigen::Vector3d directions[3] = {Eigen::Vector3d::UnitZ(),
+                                         Eigen::Vector3d::UnitX(),
+                                         Eigen::Vector3d::UnitY()};
+  std::vector<Eigen::Triplet<double>> h_triplets;
+  int a = 0;
+  for (int i = 0; i < boxes; ++i) {
+    for (double x : {-0.5, 0.5}) {
+      for (double y : {-0.5, 0.5}) {
+        const Eigen::Vector3d point(x, y, i);
+        for (int k = 0; k < 3; ++k) {
+          const Eigen::Vector3d& d = directions[k];
+          auto add_body = [&](int body, double sign) {
+            const Eigen::Vector3d arm =
+                point - Eigen::Vector3d(0.0, 0.0, body + 0.5);
+            const Eigen::Vector3d angular =
+                arm.cross(d);  // d . (omega x arm) = omega . (arm x d)
+            for (int c = 0; c < 3; ++c) {
+              if (d[c] != 0.0)
+                h_triplets.emplace_back(6 * body + c, 3 * a + k, sign * d[c]);
+              if (angular[c] != 0.0) {
+                h_triplets.emplace_back(
+                    6 * body + 3 + c, 3 * a + k, sign * angular[c]);
+              }
+            }
+          };
+          add_body(i, 1.0);
+          if (i > 0) add_body(i - 1, -1.0);
+        }
+        ++a;
+      }
+    }
+  }
+  const int nc = a;
+  problem.H.resize(n, 3 * nc);
+  problem.H.setFromTriplets(h_triplets.begin(), h_triplets.end());
+  problem.H.makeCompressed();
+  problem.w = Eigen::VectorXd::Zero(3 * nc);
   problem.mu = Eigen::VectorXd::Constant(nc, mu);
   return problem;
 }

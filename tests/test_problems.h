@@ -27,6 +27,14 @@ GlobalProblem MakeLatticeOnFloor(int nx,
                                  double stiffness = 1e4,
                                  double h = 1e-2);
 
+// A stack of `boxes` rigid unit cubes (mass 1, 6 dofs each: velocity then
+// angular velocity) on a rigid floor, one implicit Euler step of size h from
+// rest under gravity, with 4 contacts at the corners of every interface
+// (floor-box and box-box): 4 boxes -> 16 contacts, rank(H) < m, so the problem
+// is hyperstatic like Box_Stacks. `push` is a horizontal force on the top box
+// as a fraction of mu times the stack weight (0: at rest).
+GlobalProblem MakeBoxStack(int boxes, double mu, double push, double h = 1e-2);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_TEST_PROBLEMS_H_

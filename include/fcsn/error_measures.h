@@ -1,32 +1,34 @@
 // fcsn/error_measures.h: the solver-independent error of a point (v, r),
 // formulations.md §9.
 //
-// fcsn's definition (§9.1, eq. (13) of Acary-Bremond-Dubois), defined here once
-// for the library, the CLI and the tests:
+// fcsn's definition (§9.1, eq. (13) of Acary-Bremond-Dubois), defined here
+// once for the library, the CLI and the tests:
 //
-//   u       = H^T v + w                          (always recomputed from v,
-//   never taken from a solver) q_free  = H^T M^-1 f + w F_nat,a = r_a -
-//   P_{K_a}( r_a - (u_a + mu_a ||u_T,a|| e_N) )       per contact, rho = 1
-//   e_nat   = ||F_nat||_2 / ||q_free||_2 (denominator 1 if 0) e_eq    = ||M v -
-//   H r - f||_2 / max(||f||_2, ||M v||_2, ||H r||_2)  (denominator 1 if 0)
-//   converged at tol  <=>  e_nat <= tol  and  e_eq <= tol
+//   u       = H^T v + w         (always recomputed from v, never a solver's u)
+//   q_free  = H^T M^-1 f + w
+//   F_nat,a = r_a - P_{K_a}(r_a - (u_a + mu_a ||u_T,a|| e_N))
+//                               (per contact, rho = 1, original cone)
+//   e_nat   = ||F_nat||_2 / ||q_free||_2                  (1 if ||q_free|| = 0)
+//   e_eq    = ||M v - H r - f||_2 / max(||f||, ||M v||, ||H r||)  (1 if 0)
+//   converged at tol  <=>  e_nat <= tol and e_eq <= tol
 //
-// Siconos' gfc3d_compute_error (§9.2, the numerics 4.4 variant), for comparison
-// tables only:
+// Siconos' gfc3d_compute_error (§9.2, numerics 4.4), for comparison only:
 //
-//   e_eq_s = ||f + H r - M v|| / max(||f||, ||M v||, ||H r||)
-//   e_c    = ||F_nat(r, u)|| / max(||u||, ||r||)
-//   siconos_error = e_eq_s + e_c       (Siconos converges iff siconos_error <
-//   tol, strictly)
+//   e_eq_s        = ||f + H r - M v|| / max(||f||, ||M v||, ||H r||)
+//   e_c           = ||F_nat(r, u)|| / max(||u||, ||r||)
+//   siconos_error = e_eq_s + e_c   (Siconos: converged iff < tol, strictly)
 //
 // where each division happens only if its denominator exceeds DBL_EPSILON
 // (otherwise the term is left undivided).
 //
 // Usage:
 //   double q_free_norm;
-//   if (!fcsn::ComputeQFreeNorm(problem, &q_free_norm, &error)) { ... M is
-//   singular ... } fcsn::ErrorMeasures e = fcsn::ComputeErrorMeasures(problem,
-//   v, r, q_free_norm); if (e.Converged(1e-8)) { ... }
+//   if (!fcsn::ComputeQFreeNorm(problem, &q_free_norm, &error)) {
+//     ...  // M is singular
+//   }
+//   fcsn::ErrorMeasures e =
+//       fcsn::ComputeErrorMeasures(problem, v, r, q_free_norm);
+//   if (e.Converged(1e-8)) { ... }
 #ifndef FCSN_ERROR_MEASURES_H_
 #define FCSN_ERROR_MEASURES_H_
 

@@ -1,29 +1,25 @@
 // fcsn/fclib_io.h: read and write FCLib global problems (HDF5), their solution
 // and guesses.
 //
-// File layout (FCLib 3.1, formulations.md §1.4; no format or version
-// attribute):
+// File layout (FCLib 3.1, formulations.md §1.4; no format/version attribute):
 //
-//   /fclib_global/spacedim                  int32[1] = 3
-//   /fclib_global/{M,H}/{m,n,nz,nzmax}      int32[1] each (rows, columns,
-//   storage, capacity) /fclib_global/{M,H}/{i,p,x}             storage given by
-//   nz:
-//       nz >= 0   triplets: nz entries, i = ROW, p = COLUMN, 0-based (CSparse
-//       convention; the
-//                 comment in Debian's fclib.h has the two swapped). Duplicates
-//                 are summed, explicit zeros are kept as structural entries.
-//                 nzmax is ignored.
-//       nz == -1  CSC: p = n+1 column pointers, i = row indices
-//       nz == -2  CSR: p = m+1 row pointers, i = column indices
-//   /fclib_global/vectors/{f (n), w (m), mu (nc)}         float64, m = 3 nc
-//   /fclib_global/info/{title,description,math_info}      strings (optional)
-//   /fclib_global/G, /fclib_global/vectors/b               equality
-//   constraints: read, then
-//                                                          rejected (not
-//                                                          supported yet)
-//   /solution/{v (n), u (m), r (m)}                       optional
-//   /guesses/number_of_guesses int32[1], /guesses/<k>/{v,u,r}, k
-//   = 1..number_of_guesses
+//   /fclib_global/spacedim               int32[1] = 3
+//   /fclib_global/{M,H}/{m,n,nz,nzmax}   int32[1] each: rows, columns,
+//                                        storage, capacity (nzmax is ignored)
+//   /fclib_global/{M,H}/{i,p,x}          storage given by nz:
+//     nz >= 0   triplets, nz entries, i = ROW, p = COLUMN, 0-based (CSparse
+//               convention; the comment in Debian's fclib.h swaps the two).
+//               Duplicates are summed, explicit zeros kept as structural
+//               entries.
+//     nz == -1  CSC: p = n+1 column pointers, i = row indices
+//     nz == -2  CSR: p = m+1 row pointers, i = column indices
+//   /fclib_global/vectors/{f, w, mu}     float64[n], [m], [nc]; m = 3 nc
+//   /fclib_global/info/{title, description, math_info}   strings, optional
+//   /fclib_global/G, vectors/b           equality constraints: the file is
+//                                        rejected (not supported yet)
+//   /solution/{v, u, r}                  optional; float64[n], [m], [m]
+//   /guesses/number_of_guesses           int32[1]; then /guesses/<k>/{v,u,r},
+//                                        k = 1..number_of_guesses
 //
 // M stored as its upper triangle (LMGC90 files, formulations.md §10.9): a
 // square M whose nonzero values all lie on or above the diagonal, with at least
@@ -32,28 +28,29 @@
 // the triangle (what Siconos solves).
 //
 // Errors: every function returns false and sets *error to ONE line that names
-// the file and what is wrong; it never prints (HDF5's automatic error stack is
-// silenced for the duration of each call and the caller's handler restored),
-// aborts or leaks on a malformed or truncated file. Zero contacts:
-// GlobalProblem::Validate() accepts nc = 0, but the reader rejects a file whose
-// H has no columns (an FCLib file without contacts is a broken export); the
-// writer refuses to write one, so that everything it writes can be read back.
+// the file and what is wrong ("<path>: <what>"). It never prints, aborts or
+// leaks on a malformed or truncated file: HDF5's automatic error printing is
+// switched off for the duration of each call and the caller's handler is
+// restored afterwards. That handler is process-wide HDF5 state, so these
+// functions must not run concurrently with other HDF5 users.
 //
-// Not thread-safe with respect to other HDF5 users in the process: HDF5's
-// error-reporting handler is process-wide state that each call saves, replaces
-// and restores.
+// Zero contacts: GlobalProblem::Validate() accepts nc = 0 (an ordinary input),
+// but the reader rejects a file whose H has no columns (an FCLib file without
+// contacts is a broken export), and the writer refuses to write one, so that
+// everything it writes can be read back.
 //
 // Usage:
 //   fcsn::GlobalProblem problem;
 //   fcsn::FclibFileInfo info;
 //   std::string error;
-//   if (!fcsn::ReadGlobalProblem("CubeH8.hdf5", {}, &problem, &info, &error)) {
-//   report(error); }
+//   if (!fcsn::ReadGlobalProblem(path, {}, &problem, &info, &error)) {
+//     ...  // error == "<path>: dataset /fclib_global/vectors/f is missing"
+//   }
 //
-// libfclib (Debian libfclib-dev 3.1.0) is not used for reading: on a file
-// missing a dataset its fclib_read_global prints the HDF5 error stack and calls
-// exit(1); it also allocates p/i from the header counts and then reads whole
-// datasets into them. It serves only as an oracle in tests.
+// libfclib (Debian libfclib-dev 3.1.0) is not used: on a file missing a dataset
+// its fclib_read_global prints the HDF5 error stack and calls exit(1), and it
+// reads whole datasets into buffers sized from the header counts. It serves
+// only as an oracle in tests/problem/fclib_oracle_test.cc.
 #ifndef FCSN_FCLIB_IO_H_
 #define FCSN_FCLIB_IO_H_
 

@@ -1,18 +1,19 @@
-// libfclib (Debian libfclib-dev 3.1.0) as an oracle for fcsn's FCLib I/O, and a
-// record of why fcsn does not read through it.
+// libfclib (Debian libfclib-dev 3.1.0) as an oracle for fcsn's FCLib I/O, and
+// a record of why fcsn does not read through it.
 //
-// Findings (checked here and by hand):
-//  * fclib_read_global reads the shared problems and files written by fcsn with
-//  the same data
-//    (triplets with i = row, p = column).
+// Findings:
+//  * fclib_read_global reads the shared problems and files written by fcsn
+//    with the same data (triplets with i = row, p = column). Checked below.
 //  * On a file missing a dataset it prints the HDF5 error stack and calls
-//  exit(1) (macro IO in
-//    fclib's implementation), killing the host process; on a non-HDF5 or
-//    missing file it returns NULL but prints the HDF5 error stack. It allocates
-//    p/i from the header counts and then reads whole datasets into them, so a
-//    header that undercounts overflows the heap.
-//  * fclib_read_solution sizes r by H's row count (H->m = n) instead of its
-//  column count.
+//    exit(1), killing the host process. Checked below (death test).
+//  * On a missing or non-HDF5 file it returns NULL but prints the HDF5 error
+//    stack (checked by hand).
+//  * From its source (src/fclib.c): it allocates p/i from the header counts
+//    and then reads whole datasets into them, so a header that undercounts
+//    overflows the heap; fclib_read_solution sizes r by H's row count (n)
+//    instead of its column count (m).
+//  * fclib_delete_global frees neither the fclib_global struct nor its info
+//    struct (LeakSanitizer); DeleteGlobal() below frees them.
 // So fcsn reads and writes with the HDF5 C API (problem/fclib_io.cc).
 extern "C" {
 #include <fclib.h>
@@ -22,6 +23,7 @@ extern "C" {
 #include <sys/wait.h>
 
 #include <Eigen/SparseCore>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,14 @@ SparseMatrix FromFclib(const fclib_matrix& a) {
   out.setFromTriplets(triplets.begin(), triplets.end());
   out.makeCompressed();
   return out;
+}
+
+// fclib_delete_global plus what it forgets to free.
+void DeleteGlobal(fclib_global* g) {
+  fclib_info* info = g->info;
+  DeleteGlobal(g);
+  std::free(info);
+  std::free(g);
 }
 
 void ExpectSameAsFclib(const GlobalProblem& p, const fclib_global& g) {
@@ -74,7 +84,7 @@ TEST(FclibOracleTest, ReadsAFileWrittenByFcsnWithIdenticalData) {
   ASSERT_NE(g->info, nullptr);
   EXPECT_EQ(std::string(g->info->title), "oracle");
   EXPECT_EQ(g->M->nz, static_cast<int>(p.M.nonZeros()));  // explicit zeros kept
-  fclib_delete_global(g);
+  DeleteGlobal(g);
 }
 
 TEST(FclibOracleTest, AgreesOnEverySharedProblemReadAsStored) {
@@ -93,7 +103,7 @@ TEST(FclibOracleTest, AgreesOnEverySharedProblemReadAsStored) {
     fclib_global* g = fclib_read_global(path.c_str());
     ASSERT_NE(g, nullptr);
     ExpectSameAsFclib(p, *g);
-    fclib_delete_global(g);
+    DeleteGlobal(g);
   }
 }
 

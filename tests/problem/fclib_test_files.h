@@ -44,8 +44,8 @@ void RemoveSubtree(FileSpec* spec, const std::string& prefix);
 enum class Storage { kTriplet, kCsc, kCsr };
 
 // Adds /fclib_global/<name>/{m,n,nz,nzmax,i,p,x} for `a`. kTriplet writes the
-// entries in a scrambled order, adding `extra_duplicate` (a copy of the first
-// entry split in two halves).
+// entries in a scrambled order (columns reversed); with split_first_entry the
+// first triplet is written as two halves (a duplicate the reader must sum).
 void AddMatrix(FileSpec* spec,
                const std::string& name,
                const SparseMatrix& a,

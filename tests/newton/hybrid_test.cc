@@ -1,0 +1,143 @@
+// Tests of the default policy (SolverType::kHybrid: NSGS warm start, Newton,
+// NSGS fallback) and of pure NSGS through the public Solver, on rigid
+// hyperstatic problems where r is not unique: solutions are compared through v
+// and H r, never r alone.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fcsn/fclib_io.h"
+#include "fcsn/solver.h"
+#include "test_problems.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+GlobalProblem LoadBoxStacks() {
+  GlobalProblem problem;
+  FclibFileInfo info;
+  std::string error;
+  EXPECT_TRUE(
+      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
+                        ReadOptions(),
+                        &problem,
+                        &info,
+                        &error))
+      << error;
+  return problem;
+}
+
+TEST(HybridTest, DefaultPolicyIsTheHybrid) {
+  EXPECT_EQ(SolverOptions().solver, SolverType::kHybrid);
+  EXPECT_EQ(SolverOptions().hybrid.warm_sweeps, 100);
+}
+
+// Box_Stacks: Siconos' global Newton fails on it (1 iteration, error 1e-2); the
+// default must not.
+TEST(HybridTest, DefaultSolvesBoxStacks) {
+  const GlobalProblem problem = LoadBoxStacks();
+  for (double tol : {1e-8, 1e-10}) {
+    SolverOptions options;
+    options.tolerance = tol;
+    Solver solver(options);
+    Solution x;
+    const SolverSummary s = solver.Solve(problem, nullptr, &x);
+    EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+    EXPECT_LE(s.e_nat, tol);
+    EXPECT_LE(s.e_eq, tol);
+  }
+}
+
+// The three policies agree on v and H r (r itself is not unique on Box_Stacks).
+TEST(HybridTest, PoliciesAgreeOnVelocitiesAndForcesOfBoxStacks) {
+  const GlobalProblem problem = LoadBoxStacks();
+  Solution reference;
+  bool have_reference = false;
+  for (SolverType type : kAllSolverTypes) {
+    SolverOptions options;
+    options.solver = type;
+    options.tolerance = 1e-11;
+    Solver solver(options);
+    Solution x;
+    const SolverSummary s = solver.Solve(problem, nullptr, &x);
+    ASSERT_EQ(s.status, SolverStatus::kConverged) << ToString(type) << "\n"
+                                                  << s.FullReport();
+    if (!have_reference) {
+      reference = x;
+      have_reference = true;
+      continue;
+    }
+    EXPECT_LE(testing::RelativeDistance(x.v, reference.v), 1e-7)
+        << ToString(type);
+    EXPECT_LE(
+        testing::RelativeDistance(problem.H * x.r, problem.H * reference.r),
+        1e-7)
+        << ToString(type);
+  }
+}
+
+// A generated pile of rigid boxes with 4 redundant contacts per interface, at
+// rest and pushed.
+TEST(HybridTest, DefaultSolvesGeneratedBoxPiles) {
+  for (int boxes : {1, 3, 6}) {
+    for (double push : {0.0, 0.5, 2.0}) {
+      const GlobalProblem problem = testing::MakeBoxStack(boxes, 0.4, push);
+      Solver solver{SolverOptions()};
+      Solution x;
+      const SolverSummary s = solver.Solve(problem, nullptr, &x);
+      EXPECT_EQ(s.status, SolverStatus::kConverged)
+          << boxes << " boxes, push " << push << "\n"
+          << s.FullReport();
+      if (push == 0.0) {
+        // At rest: the floor carries the whole weight impulse, nothing moves.
+        double floor_normal = 0.0;
+        for (int a = 0; a < 4; ++a) floor_normal += x.r[3 * a];
+        EXPECT_NEAR(floor_normal, 9.81 * 1e-2 * boxes, 1e-8 * boxes);
+        EXPECT_LE(x.v.norm(), 1e-8);
+      }
+    }
+  }
+}
+
+// Without regularization pure Newton meets a singular J on Box_Stacks; the
+// hybrid falls back to NSGS and still converges, and the summary says a
+// fallback happened.
+TEST(HybridTest, FallsBackToNsgsWhenNewtonFails) {
+  const GlobalProblem problem = LoadBoxStacks();
+  SolverOptions options;
+  options.singular_regularization = 0.0;
+  options.hybrid.warm_sweeps = 0;
+  Solver solver(options);
+  Solution x;
+  const SolverSummary s = solver.Solve(problem, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_GE(s.fallbacks, 1) << s.FullReport();
+  EXPECT_GT(s.nsgs_sweeps, 0);
+  bool saw_nsgs = false;
+  for (const IterationRecord& h : s.history)
+    saw_nsgs = saw_nsgs || h.phase == "nsgs";
+  EXPECT_TRUE(saw_nsgs);
+}
+
+TEST(HybridTest, PureNsgsReachesModerateAccuracy) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 1.2, 0.1);
+  SolverOptions options;
+  options.solver = SolverType::kNsgs;
+  options.tolerance = 1e-6;
+  for (LocalSolverType local : kAllLocalSolverTypes) {
+    options.nsgs.local_solver = local;
+    Solver solver(options);
+    Solution x;
+    const SolverSummary s = solver.Solve(problem, nullptr, &x);
+    EXPECT_EQ(s.status, SolverStatus::kConverged) << ToString(local) << "\n"
+                                                  << s.FullReport();
+    EXPECT_EQ(s.iterations, 0);
+    EXPECT_EQ(s.factorizations, 0);
+    EXPECT_GT(s.nsgs_sweeps, 0);
+  }
+}
+
+}  // namespace
+}  // namespace fcsn
