@@ -251,6 +251,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   std::vector<double> merits;
   double alpha = 0.0;
   int trials = 0;
+  bool previous_singular = false;
   for (;;) {
     const int k = summary.iterations;
     {
@@ -303,10 +304,17 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     bool regularized = false;
     {
       ScopedTimer timer(&summary.timings.factorization);
-      status = linear_->Factorize(system_.values().data(), &message);
-      ++summary.factorizations;
-      if (status == LinearSolverStatus::kSingular &&
-          options_.singular_regularization > 0.0) {
+      const bool may_regularize = options_.singular_regularization > 0.0;
+      // A J found singular at the previous iteration almost always is again
+      // (the sticking set changes slowly): go straight to the regularized
+      // matrix and save a failed factorization.
+      status = LinearSolverStatus::kSingular;
+      if (!(may_regularize && previous_singular)) {
+        status = linear_->Factorize(system_.values().data(), &message);
+        ++summary.factorizations;
+      }
+      previous_singular = status == LinearSolverStatus::kSingular;
+      if (status == LinearSolverStatus::kSingular && may_regularize) {
         // Proximal term on r (SolverOptions::singular_regularization): J +
         // delta E. delta is floored where MUMPS' null-pivot test would still
         // fire on round-off (B is O(1)), and grown by 100 while J + delta E
