@@ -12,8 +12,8 @@
 //    and then reads whole datasets into them, so a header that undercounts
 //    overflows the heap; fclib_read_solution sizes r by H's row count (n)
 //    instead of its column count (m).
-//  * fclib_delete_global frees neither the fclib_global struct nor its info
-//    struct (LeakSanitizer); DeleteGlobal() below frees them.
+//  * fclib_delete_global frees the members but not the fclib_global struct
+//    itself (LeakSanitizer); DeleteGlobal() below frees it.
 // So fcsn reads and writes with the HDF5 C API (problem/fclib_io.cc).
 extern "C" {
 #include <fclib.h>
@@ -46,11 +46,9 @@ SparseMatrix FromFclib(const fclib_matrix& a) {
   return out;
 }
 
-// fclib_delete_global plus what it forgets to free.
+// fclib_delete_global plus the struct it forgets to free.
 void DeleteGlobal(fclib_global* g) {
-  fclib_info* info = g->info;
-  DeleteGlobal(g);
-  std::free(info);
+  fclib_delete_global(g);
   std::free(g);
 }
 
