@@ -24,7 +24,8 @@ void RegisterInfoCommand(CLI::App& app);
 // tol, 1 if not, 2 on bad input.
 void RegisterCheckCommand(CLI::App& app);
 
-// `fcsn solve FILE...` (cli/solve.cc): solve with fcsn::Solver, report or --json.
+// `fcsn solve FILE...` (cli/solve.cc): solve with fcsn::Solver, report or
+// --json.
 void RegisterSolveCommand(CLI::App& app);
 
 }  // namespace fcsn::cli
