@@ -108,6 +108,11 @@ std::string SolverOptions::Validate() const {
     return Violation(
         "nsgs.local_tolerance", nsgs.local_tolerance, "must lie in (0, 1)");
   }
+  if (hybrid.warm_sweeps_with_guess < 0) {
+    return Violation("hybrid.warm_sweeps_with_guess",
+                     hybrid.warm_sweeps_with_guess,
+                     "must be >= 0");
+  }
   if (hybrid.warm_sweeps < 0)
     return Violation("hybrid.warm_sweeps", hybrid.warm_sweeps, "must be >= 0");
   if (hybrid.stall_window < 1)

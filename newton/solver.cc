@@ -110,6 +110,7 @@ class Solver::Impl {
     Eigen::VectorXd best_v, best_r;
     double best_score = std::numeric_limits<double>::infinity();
     bool aborted = false;
+    bool has_guess = false;       // Solve() was given a starting point
     bool delassus_ready = false;  // delassus_ holds this problem's W
   };
 
@@ -472,12 +473,13 @@ void Solver::Impl::RunHybrid(Run* run) {
   // Warm start: NSGS until its own error reaches the switch tolerance sqrt(tol)
   // (Siconos' VI-EG hybrid switches there too), or the sweep budget; it may
   // also solve the problem outright.
-  if (options_.hybrid.warm_sweeps > 0) {
+  const int warm_sweeps = run->has_guess
+                              ? options_.hybrid.warm_sweeps_with_guess
+                              : options_.hybrid.warm_sweeps;
+  if (warm_sweeps > 0) {
     internal::NsgsResult result;
-    if (!RunNsgsPhase(run,
-                      std::max(tol, std::sqrt(tol)),
-                      options_.hybrid.warm_sweeps,
-                      &result)) {
+    if (!RunNsgsPhase(
+            run, std::max(tol, std::sqrt(tol)), warm_sweeps, &result)) {
       return;
     }
     if (result.e_nat <= tol && result.e_eq <= tol) {
@@ -585,6 +587,7 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
                      ? run.start + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(limit))
                      : Clock::time_point::max();
+  run.has_guess = guess != nullptr;
   if (guess != nullptr) {
     run.v = guess->v;
     run.r = guess->r;

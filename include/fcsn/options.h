@@ -94,6 +94,11 @@ struct HybridOptions {
   // NSGS sweeps before the first Newton iteration (the masonry study's value:
   // 100).
   int warm_sweeps = 100;
+  // The same when Solve() is given a guess (time stepping: the previous step's
+  // (v, r)). A good guess puts Newton in its quadratic region at once, and NSGS
+  // sweeps would cost more than the one or two Newton iterations left (and need
+  // the Delassus operator); NSGS then only serves as the fallback.
+  int warm_sweeps_with_guess = 0;
   // Newton stalls when the merit has not dropped below stall_ratio times its
   // value of `stall_window` iterations ago.
   int stall_window = 5;

@@ -141,3 +141,26 @@ TEST(HybridTest, PureNsgsReachesModerateAccuracy) {
 
 }  // namespace
 }  // namespace fcsn
+
+namespace fcsn {
+namespace {
+
+// Time stepping: with the previous step's solution as the guess, the hybrid goes straight to
+// Newton (HybridOptions::warm_sweeps_with_guess = 0) and never builds the Delassus operator.
+TEST(HybridTest, AGuessSkipsTheNsgsWarmStart) {
+  GlobalProblem problem = testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 1.2, 0.1);
+  Solver solver{SolverOptions()};
+  Solution x;
+  const SolverSummary cold = solver.Solve(problem, nullptr, &x);
+  ASSERT_EQ(cold.status, SolverStatus::kConverged) << cold.FullReport();
+  EXPECT_GT(cold.nsgs_sweeps, 0);
+  problem.f *= 1.01;
+  const SolverSummary warm = solver.Solve(problem, &x, &x);
+  ASSERT_EQ(warm.status, SolverStatus::kConverged) << warm.FullReport();
+  EXPECT_EQ(warm.nsgs_sweeps, 0) << warm.FullReport();
+  EXPECT_LE(warm.iterations, 4) << warm.FullReport();
+  EXPECT_EQ(warm.analyses, 0);
+}
+
+}  // namespace
+}  // namespace fcsn
