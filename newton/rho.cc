@@ -91,7 +91,8 @@ void DiagonalBlocksFromLdlt(
 bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,
-                    std::string* message) {
+                    std::string* message,
+                    ScalingWorkspace* workspace) {
   const int n = problem.n();
   const int nc = problem.nc();
   const SparseMatrix& H = problem.H;
@@ -100,7 +101,22 @@ bool ComputeScaling(const GlobalProblem& problem,
 
   scaling->m_symmetric = IsSymmetric(problem.M);
   if (scaling->m_symmetric) {
-    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> ldlt(problem.M);
+    ScalingWorkspace local;
+    ScalingWorkspace& ws = workspace != nullptr ? *workspace : local;
+    const SparseMatrix& M = problem.M;
+    const bool same_pattern =
+        ws.analyzed && static_cast<int>(ws.outer.size()) == M.outerSize() + 1 &&
+        static_cast<int>(ws.inner.size()) == M.nonZeros() &&
+        std::equal(ws.outer.begin(), ws.outer.end(), M.outerIndexPtr()) &&
+        std::equal(ws.inner.begin(), ws.inner.end(), M.innerIndexPtr());
+    if (!same_pattern) {
+      ws.ldlt.analyzePattern(M);
+      ws.outer.assign(M.outerIndexPtr(), M.outerIndexPtr() + M.outerSize() + 1);
+      ws.inner.assign(M.innerIndexPtr(), M.innerIndexPtr() + M.nonZeros());
+      ws.analyzed = true;
+    }
+    ws.ldlt.factorize(M);
+    const Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower>& ldlt = ws.ldlt;
     if (ldlt.info() != Eigen::Success || !ldlt.vectorD().allFinite() ||
         (ldlt.vectorD().array() == 0.0).any()) {
       if (message)

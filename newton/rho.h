@@ -27,7 +27,9 @@
 #define FCSN_NEWTON_RHO_H_
 
 #include <Eigen/Core>
+#include <Eigen/SparseCholesky>
 #include <string>
+#include <vector>
 
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
@@ -42,11 +44,22 @@ struct ScalingData {
       true;  // whether M was factorized as symmetric (LDL^T) or by LU
 };
 
+// Keeps the symbolic analysis (ordering, elimination tree) of the LDL^T of M
+// between calls whose M has the same pattern, as in time stepping; only the
+// numeric factorization is redone.
+struct ScalingWorkspace {
+  Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> ldlt;
+  std::vector<int> outer, inner;  // pattern of M the analysis was done for
+  bool analyzed = false;
+};
+
 // Returns false and a message if M cannot be factorized (singular, not square).
+// workspace may be nullptr (no reuse).
 bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,
-                    std::string* message);
+                    std::string* message,
+                    ScalingWorkspace* workspace = nullptr);
 
 }  // namespace fcsn::internal
 

@@ -140,6 +140,7 @@ class Solver::Impl {
   internal::NewtonSystem system_;
   std::unique_ptr<LinearSolver> linear_;
   bool analyzed_ = false;
+  internal::ScalingWorkspace scaling_workspace_;
   internal::Delassus delassus_;
   std::unique_ptr<internal::NsgsSolver> nsgs_;
   // Workspace reused across iterations and solves.
@@ -152,8 +153,11 @@ bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
   {
     ScopedTimer timer(&summary.timings.setup);
     std::string message;
-    if (!internal::ComputeScaling(
-            problem, options_.rho, &run->scaling, &message)) {
+    if (!internal::ComputeScaling(problem,
+                                  options_.rho,
+                                  &run->scaling,
+                                  &message,
+                                  &scaling_workspace_)) {
       summary.status = SolverStatus::kInvalidInput;
       summary.message = message;
       return false;
