@@ -8,7 +8,8 @@
 //   masonry_study [--time-limit 20] [--tol 1e-8] [--warm] [--every K]
 //                 [--offset J] [--max-problems N] [--dump-history] [--solvers
 //                 NAME,NAME,...]
-//                 [--csv OUT.csv] [--runs-csv RUNS.csv] FILE_OR_DIR...
+//                 [--csv OUT.csv] [--runs-csv RUNS.csv] [--model-csv M.csv]
+//                 FILE_OR_DIR...
 //
 // Output: one row per (problem, solver, precision) in --csv, one row per solve
 // in --runs-csv (status, counters, load average), progress on stderr.
@@ -24,9 +25,10 @@
 //   NSGS sweep        = sum_a 18 * (# nonzero 3x3 blocks of W in row a)
 //                       + kLocalSolveFlops * nc
 //   NSGS check        = E_err
-//   Setup (all)       = LDL^T(M) + 3 nc sparse solves (rho, q_free)
-//   Setup (NSGS)      += per component c of M: LDL^T(M_c)
-//                        + 3 k_c solves with L_c + 2 nnz(H_c) 3 k_c
+//   Setup (all)       = LDL^T(M) + one solve (q_free) + per component c of M
+//                       3 k_c solves with L_c (rho; k_c contacts touch c)
+//   Setup (NSGS)      += per component c: LDL^T(M_c) + 3 k_c solves with L_c
+//                        + 2 nnz(H_c) 3 k_c (W_c = H_c^T X_c)
 // with the LDL^T counts from the actual Eigen SimplicialLDLT factors (sum over
 // columns j of c_j^2 + 3 c_j, c_j the off-diagonal count of column j of L;
 // 4 nnz(L) + n per right-hand side).
@@ -204,10 +206,11 @@ FlopModel BuildFlopModel(const fcsn::GlobalProblem& p) {
   model.w_blocks = blocks;
   model.sweep = 18.0 * blocks + kLocalSolveFlops * nc;
 
-  // Whole-M LDL^T (rho and q_free) and 3 nc solves with it.
+  // Whole-M LDL^T (rho and q_free); its solves with the 3 columns of each
+  // contact touch only the factor of that contact's components (added below).
   double f_all = 0, l_all = 0;
   LdltCounts(p.M, &f_all, &l_all);
-  model.setup_common = f_all + 3.0 * nc * (4.0 * l_all + n);
+  model.setup_common = f_all + 4.0 * l_all + n;
   // Delassus: per component factorization and 3 k_c solves, then H_c^T X_c.
   std::vector<std::vector<int>> rows_of(ncomp);
   for (int i = 0; i < n; ++i) rows_of[comp[i]].push_back(i);
@@ -229,6 +232,7 @@ FlopModel BuildFlopModel(const fcsn::GlobalProblem& p) {
     double f_c = 0, l_c = 0;
     LdltCounts(mc, &f_c, &l_c);
     const double kc = contacts_of[c].size();
+    model.setup_common += 3.0 * kc * (4.0 * l_c + nn);
     model.setup_delassus +=
         f_c + 3.0 * kc * (4.0 * l_c + nn) + 2.0 * nnz_h_comp[c] * 3.0 * kc;
   }
@@ -256,6 +260,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> solver_names;
   std::string csv_path = "masonry_study.csv";
   std::string runs_path;
+  std::string model_path;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -284,6 +289,8 @@ int main(int argc, char** argv) {
       solver_names = Split(next());
     } else if (arg == "--csv") {
       csv_path = next();
+    } else if (arg == "--model-csv") {
+      model_path = next();
     } else if (arg == "--runs-csv") {
       runs_path = next();
     } else if (arg == "-h" || arg == "--help") {
@@ -341,6 +348,13 @@ int main(int argc, char** argv) {
             "factorizations,regularized,fallbacks,fact_flops_last,"
             "flops_total,setup_s,e_nat,e_eq,loadavg_1min,message\n";
   }
+  std::ofstream model_csv;
+  if (!model_path.empty()) {
+    model_csv.open(model_path);
+    model_csv << "problem,n,nc,nnz_M,nnz_H,components_of_M,W_blocks,"
+                 "flops_residual,flops_residual_jacobian,flops_error,"
+                 "flops_sweep,flops_setup_common,flops_setup_delassus\n";
+  }
   std::cerr << "masonry_study: " << files.size() << " problems, "
             << configs.size() << " solvers, tol " << tol << ", time limit "
             << time_limit << " s, " << (warm ? "warm" : "cold") << " start\n";
@@ -365,6 +379,15 @@ int main(int argc, char** argv) {
         warm && !guesses.empty() ? &guesses.front() : nullptr;
     const std::string name = std::filesystem::path(file).stem().string();
     const FlopModel model = BuildFlopModel(problem);
+    if (model_csv.is_open()) {
+      model_csv << name << ',' << problem.n() << ',' << problem.m() / 3 << ','
+                << problem.M.nonZeros() << ',' << problem.H.nonZeros() << ','
+                << model.components << ',' << model.w_blocks << ','
+                << model.residual << ',' << model.residual_jacobian << ','
+                << model.error << ',' << model.sweep << ','
+                << model.setup_common << ',' << model.setup_delassus << '\n';
+      model_csv.flush();
+    }
 
     for (const Config& config : configs) {
       fcsn::SolverOptions options = config.options;
