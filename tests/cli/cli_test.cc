@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_runner.h"
 #include "fclib_test_files.h"
 #include "fcsn/fclib_io.h"
 #include "test_util.h"
@@ -25,33 +26,6 @@ using ::testing::HasSubstr;
 using testing::MalformedCase;
 using testing::SharedProblem;
 using testing::TempDir;
-
-struct RunResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs `fcsn <args>` and captures its exit code, stdout and stderr.
-RunResult RunFcsn(const std::string& args) {
-  static int counter = 0;
-  const std::string base = TempDir() + "/run" + std::to_string(++counter);
-  const std::string command = std::string(FCSN_BINARY_DIR) + "/bin/fcsn " +
-                              args + " >" + base + ".out 2>" + base + ".err";
-  const int status = std::system(command.c_str());
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = Slurp(base + ".out");
-  r.err = Slurp(base + ".err");
-  return r;
-}
 
 int CountLines(const std::string& text) {
   int lines = 0;

@@ -1,0 +1,94 @@
+// `fcsn solve` end to end: every shared problem converges with the default
+// policy and with pure Newton (AC, JM) to 1e-10, and the solution written with
+// --output passes an independent `fcsn check` whose e_nat agrees with the
+// solver's.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_runner.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+const char* const kShared[] = {"GFC3D_Example00.hdf5",
+                               "GFC3D_Example00_badly_scaled.hdf5",
+                               "GFC3D_Example0.hdf5",
+                               "GFC3D_Example1.hdf5",
+                               "GFC3D_OneContact.hdf5",
+                               "GFC3D_TwoRods1.hdf5",
+                               "CubeH8.hdf5",
+                               "Box_Stacks-i0122-82-5.hdf5"};
+
+class SolveCliTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SolveCliTest, SolutionPassesAnIndependentCheck) {
+  const std::string file = testing::SharedProblem(GetParam());
+  for (const std::string solver : {"--solver hybrid",
+                                   "--solver nsn --formulation ac",
+                                   "--solver nsn --formulation jm"}) {
+    const std::string out = testing::TempDir() + "/solved_" + GetParam();
+    const RunResult solve = RunFcsn("solve --json --tol 1e-10 " + solver +
+                                    " --output " + out + " " + file);
+    ASSERT_EQ(solve.exit_code, 0) << solver << "\n" << solve.out << solve.err;
+    const nlohmann::json s = nlohmann::json::parse(solve.out);
+    EXPECT_EQ(s["status"], "converged");
+    EXPECT_TRUE(s["converged"].get<bool>());
+    EXPECT_LE(s["e_nat"].get<double>(), 1e-10);
+    EXPECT_LE(s["e_eq"].get<double>(), 1e-10);
+    EXPECT_EQ(s["analyses"].get<int>(), 1);  // one symbolic analysis per solve
+    EXPECT_TRUE(s["history"].is_array());
+
+    const RunResult check = RunFcsn("check --json --tol 1e-10 " + out);
+    ASSERT_EQ(check.exit_code, 0) << check.out << check.err;
+    const nlohmann::json c = nlohmann::json::parse(check.out);
+    const double e_solver = s["e_nat"].get<double>();
+    const double e_check = c["e_nat"].get<double>();
+    EXPECT_NEAR(e_check, e_solver, 1e-13 + 1e-6 * e_solver) << solver;
+    EXPECT_LE(c["stored_u_mismatch"].get<double>(), 1e-12);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shared,
+                         SolveCliTest,
+                         ::testing::ValuesIn(kShared),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           std::string name = info.param;
+                           name = name.substr(0, name.find('.'));
+                           for (char& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch)))
+                               ch = '_';
+                           }
+                           return name;
+                         });
+
+TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {
+  const RunResult table =
+      RunFcsn("solve " + testing::SharedProblem("GFC3D_Example0.hdf5") + " " +
+              testing::SharedProblem("CubeH8.hdf5"));
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("CubeH8.hdf5"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("converged"), std::string::npos) << table.out;
+
+  const RunResult bad = RunFcsn("solve --formulation xy " +
+                                testing::SharedProblem("CubeH8.hdf5"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--formulation"), std::string::npos) << bad.err;
+
+  const RunResult missing = RunFcsn("solve /nonexistent/file.hdf5");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("/nonexistent/file.hdf5"), std::string::npos)
+      << missing.err;
+}
+
+TEST(SolveCliTest, NotConvergedExitsWithOne) {
+  const RunResult r =
+      RunFcsn("solve --solver nsn --max-iter 1 --tol 1e-12 " +
+              testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace fcsn
