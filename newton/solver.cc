@@ -95,6 +95,9 @@ class Solver::Impl {
   SolverSummary Solve(const GlobalProblem& problem,
                       const Solution* guess,
                       Solution* solution);
+  SolverSummary Setup(const GlobalProblem& problem);
+  // Pattern of J and symbolic analysis, when the patterns of M and H are new.
+  bool EnsureAnalysis(const GlobalProblem& problem, SolverSummary* summary);
 
  private:
   // State of one Solve().
@@ -148,6 +151,58 @@ class Solver::Impl {
   std::vector<double> regularized_values_;
 };
 
+bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
+                                  SolverSummary* summary) {
+  if (!linear_) {
+    std::string message;
+    linear_ = LinearSolver::Create(options_.linear_solver, &message);
+    if (!linear_) {
+      summary->status = SolverStatus::kInvalidInput;
+      summary->message = "linear solver: " + message;
+      return false;
+    }
+    analyzed_ = false;
+  }
+  if (!analyzed_ || !system_.SamePattern(problem)) {
+    {
+      ScopedTimer timer(&summary->timings.setup);
+      system_.Build(problem);
+    }
+    ScopedTimer timer(&summary->timings.analysis);
+    std::string message;
+    const LinearSolverStatus status =
+        linear_->Analyze(system_.pattern(), &message);
+    ++summary->analyses;
+    if (status != LinearSolverStatus::kSuccess) {
+      analyzed_ = false;
+      summary->status = SolverStatus::kLinearSolverFailed;
+      summary->message = std::string("analysis failed (") +
+                         internal::ToString(status) + "): " + message;
+      return false;
+    }
+    analyzed_ = true;
+  }
+  return true;
+}
+
+SolverSummary Solver::Impl::Setup(const GlobalProblem& problem) {
+  SolverSummary summary;
+  const Clock::time_point start = Clock::now();
+  if (std::string why = options_.Validate(); !why.empty()) {
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = why;
+  } else if (std::string why = problem.Validate(); !why.empty()) {
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = why;
+  } else if (options_.solver == SolverType::kNsgs ||
+             EnsureAnalysis(problem, &summary)) {
+    summary.status = SolverStatus::kConverged;
+    summary.message = "ready";
+  }
+  summary.timings.total = SecondsSince(start);
+  return summary;
+}
+
 bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
   SolverSummary& summary = *run->summary;
   {
@@ -165,35 +220,7 @@ bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
   }
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed
-  if (!linear_) {
-    std::string message;
-    linear_ = LinearSolver::Create(options_.linear_solver, &message);
-    if (!linear_) {
-      summary.status = SolverStatus::kInvalidInput;
-      summary.message = "linear solver: " + message;
-      return false;
-    }
-    analyzed_ = false;
-  }
-  if (!analyzed_ || !system_.SamePattern(problem)) {
-    {
-      ScopedTimer timer(&summary.timings.setup);
-      system_.Build(problem);
-    }
-    ScopedTimer timer(&summary.timings.analysis);
-    std::string message;
-    const LinearSolverStatus status =
-        linear_->Analyze(system_.pattern(), &message);
-    ++summary.analyses;
-    if (status != LinearSolverStatus::kSuccess) {
-      analyzed_ = false;
-      summary.status = SolverStatus::kLinearSolverFailed;
-      summary.message = std::string("analysis failed (") +
-                        internal::ToString(status) + "): " + message;
-      return false;
-    }
-    analyzed_ = true;
-  }
+  if (!EnsureAnalysis(problem, &summary)) return false;
   system_.SetMatrixValues(problem);
   return true;
 }
@@ -633,6 +660,16 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
 Solver::Solver(const SolverOptions& options)
     : impl_(std::make_unique<Impl>(options)) {}
 Solver::~Solver() = default;
+SolverSummary Solver::Setup(const GlobalProblem& problem) {
+  try {
+    return impl_->Setup(problem);
+  } catch (const std::exception& e) {
+    SolverSummary summary;
+    summary.status = SolverStatus::kNumericalIssue;
+    summary.message = std::string("internal error: ") + e.what();
+    return summary;
+  }
+}
 const SolverOptions& Solver::options() const { return impl_->options(); }
 void Solver::set_options(const SolverOptions& options) {
   impl_->set_options(options);

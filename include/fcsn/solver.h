@@ -46,6 +46,13 @@ class Solver {
   // options are equal.
   void set_options(const SolverOptions& options);
 
+  // Optional: does the structure-only work for problem's patterns of M and H
+  // ahead of the first Solve() (pattern of J, ordering, symbolic analysis),
+  // e.g. before a time loop. Solve() does it itself when needed, so later
+  // solves with the same patterns count zero analyses either way. The summary
+  // reports status (kConverged means "ready"), message, analyses and timings.
+  SolverSummary Setup(const GlobalProblem& problem);
+
   // guess: optional starting point (v and r used; u ignored); nullptr means v =
   // 0, r = 0 (or the NSGS warm start of the hybrid). solution: receives (v, u =
   // H^T v + w, r), the best iterate found even when the solve did not converge.

@@ -450,3 +450,28 @@ TEST(SolverTest, IterationsAreInvariantUnderAUnitChange) {
 
 }  // namespace
 }  // namespace fcsn
+
+namespace fcsn {
+namespace {
+
+// Setup() does the analysis ahead of a time loop; the solves after it count none.
+TEST(SolverTest, SetupAnalysesOnceAheadOfTheSolves) {
+  GlobalProblem problem = testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 0.8);
+  Solver solver(NewtonOptions(Formulation::kAlartCurnier));
+  const SolverSummary setup = solver.Setup(problem);
+  EXPECT_EQ(setup.status, SolverStatus::kConverged) << setup.message;
+  EXPECT_EQ(setup.analyses, 1);
+  Solution x;
+  for (int step = 0; step < 2; ++step) {
+    problem.f *= 1.05;
+    const SolverSummary s = solver.Solve(problem, step ? &x : nullptr, &x);
+    ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+    EXPECT_EQ(s.analyses, 0);
+  }
+  GlobalProblem bad = problem;
+  bad.w.resize(2);
+  EXPECT_EQ(solver.Setup(bad).status, SolverStatus::kInvalidInput);
+}
+
+}  // namespace
+}  // namespace fcsn
