@@ -43,11 +43,19 @@ STYLE = {
 }
 
 
-def load(path):
+def rows(paths):
+    for path in paths:
+        with open(path) as f:
+            yield from csv.DictReader(f)
+
+
+def load(paths):
     cost = {"time": collections.defaultdict(dict), "flops": collections.defaultdict(dict)}
+    # Cost spent until the run stopped (time limit or failure), for unreached precisions.
+    spent = {"time": collections.defaultdict(dict), "flops": collections.defaultdict(dict)}
     problems, solvers, precisions = set(), [], set()
-    with open(path) as f:
-        for row in csv.DictReader(f):
+    if True:
+        for row in rows(paths):
             p, s, prec = row["problem"], row["solver"], float(row["precision"])
             problems.add(p)
             precisions.add(prec)
@@ -56,7 +64,14 @@ def load(path):
             ok = row["reached"] == "1"
             cost["time"][(prec, s)][p] = float(row["time_s"]) if ok else math.inf
             cost["flops"][(prec, s)][p] = float(row["flops"]) if ok else math.inf
-    return cost, sorted(problems), solvers, sorted(precisions, reverse=True)
+            spent["time"][(prec, s)][p] = float(row["time_s"])
+            spent["flops"][(prec, s)][p] = float(row["flops"])
+    # Keep only problems every solver ran (a run cut short leaves a partial problem).
+    complete = [p for p in problems
+                if all(p in cost["time"][(prec, s)] for prec in precisions for s in solvers)]
+    if len(complete) < len(problems):
+        print(f"profiles.py: {len(problems) - len(complete)} incomplete problem(s) left out")
+    return cost, spent, sorted(complete), solvers, sorted(precisions, reverse=True)
 
 
 def ratios(cost, prec, solvers, problems):
@@ -107,6 +122,25 @@ def median_speedup(cost, prec, fast, slow, problems):
     return float(np.median(values)), len(values)
 
 
+def censored_speedup(cost, spent, prec, fast, slow, problems):
+    """Lower bound of the speed-up where the fast group solves: median over those problems of
+    (best slow cost if solved, else the least cost a slow method spent before it stopped) /
+    best fast cost. Returns (median, problems, of which censored)."""
+    values, censored = [], 0
+    for p in problems:
+        f = min(cost[(prec, s)].get(p, math.inf) for s in fast)
+        if not math.isfinite(f) or f <= 0:
+            continue
+        g = min(cost[(prec, s)].get(p, math.inf) for s in slow)
+        if not math.isfinite(g):
+            g = min(spent[(prec, s)].get(p, math.inf) for s in slow)
+            censored += 1
+        values.append(g / f)
+    if not values:
+        return None, 0, 0
+    return float(np.median(values)), len(values), censored
+
+
 def per_pair_speedup(cost, prec, a, b, problems):
     values = []
     for p in problems:
@@ -122,12 +156,12 @@ def fmt(x, n):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("csv")
+    ap.add_argument("csv", nargs="+", help="one or more CSVs of masonry_study (concatenated)")
     ap.add_argument("--out", default=".")
     ap.add_argument("--tau-max", type=float, default=1000.0)
     ap.add_argument("--n-problems", type=int, default=0)
     args = ap.parse_args()
-    cost, problems, solvers, precisions = load(args.csv)
+    cost, spent, problems, solvers, precisions = load(args.csv)
     n_p = args.n_problems or len(problems)
     os.makedirs(args.out, exist_ok=True)
     for measure in ("time", "flops"):
@@ -137,7 +171,8 @@ def main():
     newton = [s for s in solvers if s in NEWTON]
     paper_newton = [s for s in solvers if s in PAPER_NEWTON]
     nsgs = [s for s in solvers if s in NSGS]
-    lines = [f"# Masonry-wall study: summary ({n_p} problems, from `{os.path.basename(args.csv)}`)", ""]
+    sources = ", ".join("`" + os.path.basename(c) + "`" for c in args.csv)
+    lines = [f"# Masonry-wall study: summary ({n_p} problems, from {sources})", ""]
     lines += ["## Solved problems per solver and precision", ""]
     lines += ["| solver | " + " | ".join(f"{p:.0e}" for p in precisions) + " |"]
     lines += ["|---|" + "---|" * len(precisions)]
@@ -167,6 +202,21 @@ def main():
             if a in solvers and b in solvers:
                 cells = [fmt(*per_pair_speedup(cost[measure], p, a, b, problems)) for p in precisions]
                 lines += [f"| {measure} | {b} / {a} | " + " | ".join(cells) + " |"]
+    lines += ["", "### Lower bounds where NSGS did not reach the precision", "",
+              "Median over the problems the Newton group solves of (best NSGS cost, or, when no "
+              "NSGS method reached the precision, the least cost an NSGS run spent before the time "
+              "limit stopped it) / best Newton cost: a lower bound of the speed-up. In parentheses: "
+              "problems, of which censored (NSGS unsolved).", ""]
+    lines += [header, "|---|---|" + "---|" * len(precisions)]
+    for measure in ("time", "flops"):
+        for label, fast, slow in groups[:1]:
+            if not fast or not slow:
+                continue
+            cells = []
+            for p in precisions:
+                v, n, c = censored_speedup(cost[measure], spent[measure], p, fast, slow, problems)
+                cells.append("-" if v is None else f"≥ {v:.1f}× ({n}, {c})")
+            lines += [f"| {measure} | {label} | " + " | ".join(cells) + " |"]
     lines += ["", "## Median cost per solver (solved runs only)", ""]
     lines += ["| solver | measure | " + " | ".join(f"{p:.0e}" for p in precisions) + " |"]
     lines += ["|---|---|" + "---|" * len(precisions)]
