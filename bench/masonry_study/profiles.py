@@ -8,7 +8,7 @@ and writes, into OUT_DIR:
   summary.md                              solved counts, median speed-ups of the
                                           Newton methods over the NSGS methods
 
-  profiles.py [--out OUT_DIR] [--tau-max 1000] [--n-problems N] CSV
+  profiles.py [--out OUT_DIR] [--tau-max 100] [--n-problems N] CSV
 
 n_p is the number of distinct problems in the CSV (or --n-problems); problems
 no solver solves stay in n_p. A run counts as solved at precision p when its
@@ -85,9 +85,11 @@ def ratios(cost, prec, solvers, problems):
 
 
 def plot(cost, measure, problems, solvers, precisions, n_p, tau_max, out):
-    fig, axes = plt.subplots(1, len(precisions), figsize=(4.2 * len(precisions), 4.0), sharey=True)
-    if len(precisions) == 1:
-        axes = [axes]
+    ncols = min(3, len(precisions))
+    nrows = (len(precisions) + ncols) // ncols  # one spare panel for the legend
+    fig, grid = plt.subplots(nrows, ncols, figsize=(4.6 * ncols, 3.8 * nrows), squeeze=False)
+    panels = list(grid.flat)
+    axes = panels[:len(precisions)]
     taus = np.logspace(0, math.log10(tau_max), 600)
     for ax, prec in zip(axes, precisions):
         r = ratios(cost, prec, solvers, problems)
@@ -101,8 +103,12 @@ def plot(cost, measure, problems, solvers, precisions, n_p, tau_max, out):
         ax.set_title(f"precision {prec:.0e}")
         ax.set_xlabel(r"$\tau$")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel(r"$\rho_s(\tau)$  (" + measure + ")")
-    axes[-1].legend(loc="lower right", fontsize=8)
+    for ax in axes[::ncols]:
+        ax.set_ylabel(r"$\rho_s(\tau)$  (" + measure + ")")
+    handles, labels = axes[0].get_legend_handles_labels()
+    for ax in panels[len(precisions):]:
+        ax.axis("off")
+    panels[-1].legend(handles, labels, loc="center", fontsize=10)
     fig.suptitle(f"Masonry wall, {n_p} problems: performance profiles, cost = {measure}")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
@@ -158,7 +164,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv", nargs="+", help="one or more CSVs of masonry_study (concatenated)")
     ap.add_argument("--out", default=".")
-    ap.add_argument("--tau-max", type=float, default=1000.0)
+    ap.add_argument("--tau-max", type=float, default=100.0)
     ap.add_argument("--n-problems", type=int, default=0)
     args = ap.parse_args()
     cost, spent, problems, solvers, precisions = load(args.csv)
