@@ -62,15 +62,11 @@ LinearSolverStatus EigenSparseSolver::Factorize(const double* values,
                                                 std::string* message) {
   using linalg_detail::Report;
   Impl& m = *impl_;
-  if (!m.analyzed) {
-    return Report(LinearSolverStatus::kNotReady,
-                  "Factorize called before Analyze",
-                  message);
-  }
   m.factorized = false;
-  if (std::string why = linalg_detail::CheckValues(values, m.pattern);
-      !why.empty()) {
-    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  if (const LinearSolverStatus status = linalg_detail::CheckFactorizeArguments(
+          m.analyzed, values, m.pattern, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
   }
   const Clock::time_point start = Clock::now();
   ++stats_.factorizations;
@@ -108,15 +104,10 @@ LinearSolverStatus EigenSparseSolver::Solve(Eigen::VectorXd* rhs,
                                             std::string* message) {
   using linalg_detail::Report;
   Impl& m = *impl_;
-  if (!m.factorized) {
-    return Report(LinearSolverStatus::kNotReady,
-                  m.analyzed ? "Solve called without a successful Factorize"
-                             : "Solve called before Analyze and Factorize",
-                  message);
-  }
-  if (std::string why = linalg_detail::CheckRhs(rhs, m.pattern.n);
-      !why.empty()) {
-    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  if (const LinearSolverStatus status = linalg_detail::CheckSolveArguments(
+          m.analyzed, m.factorized, rhs, m.pattern.n, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
   }
   const Clock::time_point start = Clock::now();
   ++stats_.solves;

@@ -127,6 +127,38 @@ std::string CheckRhs(const Eigen::VectorXd* rhs, int n) {
   return "";
 }
 
+LinearSolverStatus CheckFactorizeArguments(bool analyzed,
+                                           const double* values,
+                                           const SparsityPattern& pattern,
+                                           std::string* message) {
+  if (!analyzed) {
+    return Report(LinearSolverStatus::kNotReady,
+                  "Factorize called before Analyze",
+                  message);
+  }
+  if (std::string why = CheckValues(values, pattern); !why.empty()) {
+    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  }
+  return LinearSolverStatus::kSuccess;
+}
+
+LinearSolverStatus CheckSolveArguments(bool analyzed,
+                                       bool factorized,
+                                       const Eigen::VectorXd* rhs,
+                                       int n,
+                                       std::string* message) {
+  if (!factorized) {
+    return Report(LinearSolverStatus::kNotReady,
+                  analyzed ? "Solve called without a successful Factorize"
+                           : "Solve called before Analyze and Factorize",
+                  message);
+  }
+  if (std::string why = CheckRhs(rhs, n); !why.empty()) {
+    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  }
+  return LinearSolverStatus::kSuccess;
+}
+
 }  // namespace linalg_detail
 
 }  // namespace fcsn::internal

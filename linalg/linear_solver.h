@@ -148,6 +148,20 @@ LinearSolverStatus Report(LinearSolverStatus status,
 std::string CheckValues(const double* values, const SparsityPattern& pattern);
 std::string CheckRhs(const Eigen::VectorXd* rhs, int n);
 
+// The state and argument checks every backend's Factorize and Solve start with:
+// kNotReady before Analyze (or, for Solve, without valid factors),
+// kInvalidInput for bad values or right-hand side, kSuccess when the call may
+// proceed. The sentence goes to *message (nullable).
+LinearSolverStatus CheckFactorizeArguments(bool analyzed,
+                                           const double* values,
+                                           const SparsityPattern& pattern,
+                                           std::string* message);
+LinearSolverStatus CheckSolveArguments(bool analyzed,
+                                       bool factorized,
+                                       const Eigen::VectorXd* rhs,
+                                       int n,
+                                       std::string* message);
+
 }  // namespace linalg_detail
 
 }  // namespace fcsn::internal
