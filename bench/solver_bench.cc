@@ -1,18 +1,23 @@
-// solver_bench: time and iterations of fcsn's solvers on FCLib global problems, and the cost of
-// one Newton iteration relative to one MUMPS numeric factorization.
+// solver_bench: time and iterations of fcsn's solvers on FCLib global problems,
+// and the cost of one Newton iteration relative to one MUMPS numeric
+// factorization.
 //
-//   solver_bench [--tols 1e-4,1e-6,1e-8] [--reps 3] [--time-limit 60] [--csv OUT.csv]
+//   solver_bench [--tols 1e-4,1e-6,1e-8] [--reps 3] [--time-limit 60] [--csv
+//   OUT.csv]
 //                [--m-storage auto|as-stored|symmetrized] FILE_OR_DIR...
 //
-// Solvers: NSGS-AC, NSGS-FP-VI-UPK, NSN-AC (pure Newton, full steps) and the default hybrid.
-// Each (problem, solver, tolerance) is solved `reps` times from the same cold start with a fresh
-// Solver; the median wall time is reported, along with the analysis count and, for Newton runs,
+// Solvers: NSGS-AC, NSGS-FP-VI-UPK, NSN-AC (pure Newton, full steps) and the
+// default hybrid. Each (problem, solver, tolerance) is solved `reps` times from
+// the same cold start with a fresh Solver; the median wall time is reported,
+// along with the analysis count and, for Newton runs,
 //
-//   per_iteration / factorization = (time - setup - analysis - nsgs) / iterations
+//   per_iteration / factorization = (time - setup - analysis - nsgs) /
+//   iterations
 //                                   / (factorization time / factorizations)
 //
-// which is the project's target "one Newton iteration costs <= 1.5 numeric factorizations".
-// Output: a Markdown table on stdout, and the raw rows as CSV with --csv.
+// which is the project's target "one Newton iteration costs <= 1.5 numeric
+// factorizations". Output: a Markdown table on stdout, and the raw rows as CSV
+// with --csv.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -99,7 +104,8 @@ int main(int argc, char** argv) {
       m_storage = *parsed;
     } else if (std::filesystem::is_directory(arg)) {
       for (const auto& entry : std::filesystem::directory_iterator(arg)) {
-        if (entry.path().extension() == ".hdf5") files.push_back(entry.path().string());
+        if (entry.path().extension() == ".hdf5")
+          files.push_back(entry.path().string());
       }
     } else {
       files.push_back(arg);
@@ -107,19 +113,24 @@ int main(int argc, char** argv) {
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) {
-    std::cerr << "usage: solver_bench [--tols a,b] [--reps N] [--time-limit S] [--csv F] "
+    std::cerr << "usage: solver_bench [--tols a,b] [--reps N] [--time-limit S] "
+                 "[--csv F] "
                  "FILE_OR_DIR...\n";
     return 2;
   }
   std::ofstream csv;
   if (!csv_path.empty()) {
     csv.open(csv_path);
-    csv << "problem,n,nc,solver,tol,status,solved,iterations,nsgs_sweeps,time_s,analyses,"
-           "factorizations,factorization_s_each,newton_iteration_s,iteration_over_factorization,"
+    csv << "problem,n,nc,solver,tol,status,solved,iterations,nsgs_sweeps,time_"
+           "s,analyses,"
+           "factorizations,factorization_s_each,newton_iteration_s,iteration_"
+           "over_factorization,"
            "e_nat,e_eq\n";
   }
-  std::printf("| problem | n | nc | solver | tol | status | it | sweeps | time [s] | analyses | "
-              "iter/fact |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| problem | n | nc | solver | tol | status | it | sweeps | time [s] | "
+      "analyses | "
+      "iter/fact |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const std::string& file : files) {
     fcsn::GlobalProblem problem;
     fcsn::FclibFileInfo info;
@@ -146,22 +157,36 @@ int main(int argc, char** argv) {
           times.push_back(s.timings.total);
         }
         const double time = Median(times);
-        const double fact_each = s.factorizations ? s.timings.factorization / s.factorizations : 0;
-        const double newton_time =
-            s.timings.total - s.timings.setup - s.timings.analysis - s.timings.nsgs;
+        const double fact_each =
+            s.factorizations ? s.timings.factorization / s.factorizations : 0;
+        const double newton_time = s.timings.total - s.timings.setup -
+                                   s.timings.analysis - s.timings.nsgs;
         const double iteration = s.iterations ? newton_time / s.iterations : 0;
-        const double ratio = fact_each > 0 && s.iterations ? iteration / fact_each : 0;
+        const double ratio =
+            fact_each > 0 && s.iterations ? iteration / fact_each : 0;
         char ratio_text[32] = "-";
-        if (ratio > 0) std::snprintf(ratio_text, sizeof(ratio_text), "%.2f", ratio);
-        std::printf("| %s | %d | %d | %s | %.0e | %s | %d | %d | %.4f | %d | %s |\n", name.c_str(),
-                    problem.n(), problem.nc(), config.name, tol, fcsn::ToString(s.status),
-                    s.iterations, s.nsgs_sweeps, time, s.analyses, ratio_text);
+        if (ratio > 0)
+          std::snprintf(ratio_text, sizeof(ratio_text), "%.2f", ratio);
+        std::printf(
+            "| %s | %d | %d | %s | %.0e | %s | %d | %d | %.4f | %d | %s |\n",
+            name.c_str(),
+            problem.n(),
+            problem.nc(),
+            config.name,
+            tol,
+            fcsn::ToString(s.status),
+            s.iterations,
+            s.nsgs_sweeps,
+            time,
+            s.analyses,
+            ratio_text);
         if (csv.is_open()) {
-          csv << name << ',' << problem.n() << ',' << problem.nc() << ',' << config.name << ','
-              << tol << ',' << fcsn::ToString(s.status) << ',' << (s.IsConverged() ? 1 : 0) << ','
-              << s.iterations << ',' << s.nsgs_sweeps << ',' << time << ',' << s.analyses << ','
-              << s.factorizations << ',' << fact_each << ',' << iteration << ',' << ratio << ','
-              << s.e_nat << ',' << s.e_eq << '\n';
+          csv << name << ',' << problem.n() << ',' << problem.nc() << ','
+              << config.name << ',' << tol << ',' << fcsn::ToString(s.status)
+              << ',' << (s.IsConverged() ? 1 : 0) << ',' << s.iterations << ','
+              << s.nsgs_sweeps << ',' << time << ',' << s.analyses << ','
+              << s.factorizations << ',' << fact_each << ',' << iteration << ','
+              << ratio << ',' << s.e_nat << ',' << s.e_eq << '\n';
         }
       }
     }

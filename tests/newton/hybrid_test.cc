@@ -145,8 +145,9 @@ TEST(HybridTest, PureNsgsReachesModerateAccuracy) {
 namespace fcsn {
 namespace {
 
-// Time stepping: with the previous step's solution as the guess, the hybrid goes straight to
-// Newton (HybridOptions::warm_sweeps_with_guess = 0) and never builds the Delassus operator.
+// Time stepping: with the previous step's solution as the guess, the hybrid
+// goes straight to Newton (HybridOptions::warm_sweeps_with_guess = 0) and never
+// builds the Delassus operator.
 TEST(HybridTest, AGuessSkipsTheNsgsWarmStart) {
   GlobalProblem problem = testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 1.2, 0.1);
   Solver solver{SolverOptions()};

@@ -454,7 +454,8 @@ TEST(SolverTest, IterationsAreInvariantUnderAUnitChange) {
 namespace fcsn {
 namespace {
 
-// Setup() does the analysis ahead of a time loop; the solves after it count none.
+// Setup() does the analysis ahead of a time loop; the solves after it count
+// none.
 TEST(SolverTest, SetupAnalysesOnceAheadOfTheSolves) {
   GlobalProblem problem = testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 0.8);
   Solver solver(NewtonOptions(Formulation::kAlartCurnier));
