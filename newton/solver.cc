@@ -284,6 +284,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   double alpha = 0.0;
   int trials = 0;
   bool previous_singular = false;
+  const int first_iteration = summary.iterations;
   for (;;) {
     const int k = summary.iterations;
     {
@@ -309,7 +310,11 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       summary.message = "aborted by the iteration callback";
       return;
     }
-    merits.push_back(merit);
+    // The starting point of a Newton run is left out of the stall test: a full
+    // semismooth Newton step from an NSGS or fallback point typically raises
+    // the merit once before converging (wall problems: 0.3 -> 9 -> ... ->
+    // 1e-9), which is progress, not a stall.
+    if (k > first_iteration) merits.push_back(merit);
     const int window = options_.hybrid.stall_window;
     if (detect_stall && static_cast<int>(merits.size()) > window &&
         merit >

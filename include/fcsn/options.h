@@ -100,7 +100,8 @@ struct HybridOptions {
   // the Delassus operator); NSGS then only serves as the fallback.
   int warm_sweeps_with_guess = 0;
   // Newton stalls when the merit has not dropped below stall_ratio times its
-  // value of `stall_window` iterations ago.
+  // value of `stall_window` iterations ago (counted from the first Newton step
+  // of a run, whose merit may exceed the starting point's).
   int stall_window = 5;
   double stall_ratio = 0.9;
   // NSGS sweeps run at each fallback before Newton restarts.
