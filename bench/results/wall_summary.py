@@ -85,6 +85,25 @@ for tol in tols:
                 sic, fc, len(wr), med(wr), "%.2f" % min(wr) if wr else "—",
                 "%.2f" % max(wr) if wr else "—", med(cr), sum(x >= 10 for x in wr), only,
                 med(lb), len(lb), med(own), len(own)))
+    out.write("\nTime per iteration (wall s / iterations), median over the runs that returned "
+              "(not killed), and the median per-problem ratio Siconos / fcsn-nsn-ac:\n\n"
+              "| solver | runs | median s/iteration | median iterations | median ratio of s/iteration "
+              "to fcsn-nsn-ac (problems) |\n|---|---|---|---|---|\n")
+    def per_it(r):
+        if not r or r["status"] in ("timeout", "skipped-after-timeout") or r["iterations"] in ("", "0"):
+            return None
+        return float(r["time_median_s"]) / int(r["iterations"])
+    for s in solvers:
+        v = [per_it(at.get((p, s, tol))) for p in ps]
+        its = [int(at[(p, s, tol)]["iterations"]) for p in ps
+               if per_it(at.get((p, s, tol))) is not None]
+        v = [x for x in v if x is not None]
+        rat = [per_it(at.get((p, s, tol))) / per_it(at.get((p, "fcsn-nsn-ac", tol))) for p in ps
+               if per_it(at.get((p, s, tol))) and per_it(at.get((p, "fcsn-nsn-ac", tol)))]
+        if not v: continue
+        out.write("| %s | %d | %.3g | %g | %.2f (%d) |\n" % (
+            s, len(v), statistics.median(v), statistics.median(its),
+            statistics.median(rat) if rat else float("nan"), len(rat)))
     out.write("\nfcsn time shares (per solve: factorization / total, analysis / total; "
               "median over the completed runs):\n\n| solver | runs | median total (s) | "
               "factorization | analysis | rest |\n|---|---|---|---|---|---|\n")
