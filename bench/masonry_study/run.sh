@@ -60,7 +60,7 @@ mkdir -p "$out"
 {
   echo "date_start: $(date -u +%FT%TZ)"
   echo "git_head: $(git rev-parse HEAD)"
-  echo "host: $(nproc) cores,$(grep 'model name' /proc/cpuinfo | head -1 | cut -d: -f2)"
+  echo "host: $(nproc --all) cores,$(grep 'model name' /proc/cpuinfo | head -1 | cut -d: -f2)"
   echo "loadavg_start: $(cat /proc/loadavg)"
   echo "options: time_limit=$time_limit every=$every max_problems=$max_problems" \
     "solvers=${solvers:-all} start=${warm:-cold}"
