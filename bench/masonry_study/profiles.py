@@ -8,7 +8,10 @@ and writes, into OUT_DIR:
   summary.md                              solved counts, median speed-ups of the
                                           Newton methods over the NSGS methods
 
-  profiles.py [--out OUT_DIR] [--tau-max 100] [--n-problems N] CSV
+  profiles.py [--out OUT_DIR] [--tau-max 100] [--n-problems N] CSV [CSV ...] [--long LONG.csv ...]
+
+--long also writes nsgs_long_summary.md: per-problem NSGS-AC / NSN-AC cost ratios of the
+long-limit runs.
 
 n_p is the number of distinct problems in the CSV (or --n-problems); problems
 no solver solves stay in n_p. A run counts as solved at precision p when its
@@ -160,13 +163,46 @@ def fmt(x, n):
     return "-" if x is None else f"{x:.1f}× ({n})"
 
 
+def long_runs_table(paths, out):
+    """Per-problem NSGS-AC / NSN-AC ratios from long-limit runs (masonry_study --solvers
+    NSN-AC,NSGS-AC), with '>' where NSGS-AC did not get there before its limit."""
+    data = collections.defaultdict(dict)
+    for row in rows(paths):
+        data[(row["problem"], float(row["precision"]))][row["solver"]] = row
+    problems = sorted({p for p, _ in data}, key=lambda p: int(p.rsplit("-", 1)[1]))
+    precisions = sorted({q for _, q in data}, reverse=True)
+    lines = ["| problem | measure | " + " | ".join(f"{q:.0e}" for q in precisions) + " |",
+             "|---|---|" + "---|" * len(precisions)]
+    for p in problems:
+        for measure, key in (("time", "time_s"), ("flops", "flops")):
+            cells = []
+            for q in precisions:
+                d = data[(p, q)]
+                if "NSN-AC" not in d or "NSGS-AC" not in d or d["NSN-AC"]["reached"] != "1":
+                    cells.append("-")
+                    continue
+                ratio = float(d["NSGS-AC"][key]) / float(d["NSN-AC"][key])
+                if d["NSGS-AC"]["reached"] == "1":
+                    cells.append(f"{ratio:.1f}×")
+                else:
+                    cells.append(f"> {ratio:.1f}×")
+            lines.append(f"| {p} | {measure} | " + " | ".join(cells) + " |")
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("csv", nargs="+", help="one or more CSVs of masonry_study (concatenated)")
     ap.add_argument("--out", default=".")
     ap.add_argument("--tau-max", type=float, default=100.0)
     ap.add_argument("--n-problems", type=int, default=0)
+    ap.add_argument("--long", nargs="+", default=[],
+                    help="CSVs of long-limit NSN-AC/NSGS-AC runs: write nsgs_long_summary.md")
     args = ap.parse_args()
+    if args.long:
+        long_runs_table(args.long, os.path.join(args.out, "nsgs_long_summary.md"))
     cost, spent, problems, solvers, precisions = load(args.csv)
     n_p = args.n_problems or len(problems)
     os.makedirs(args.out, exist_ok=True)
