@@ -576,6 +576,19 @@ void Solver::Impl::Finish(Run* run, Solution* solution) {
   summary.e_nat = errors.e_nat;
   summary.e_eq = errors.e_eq;
   summary.siconos_error = errors.siconos_error;
+  // The status must agree with the independent measure of what is returned; a
+  // disagreement would be a bug, and is reported as one rather than as a
+  // success.
+  if (summary.status == SolverStatus::kConverged &&
+      !errors.Converged(options_.tolerance)) {
+    summary.status = SolverStatus::kNumericalIssue;
+    summary.message =
+        "internal inconsistency: convergence was reported but the returned "
+        "point has "
+        "e_nat = " +
+        std::to_string(errors.e_nat) +
+        ", e_eq = " + std::to_string(errors.e_eq);
+  }
   if (linear_) {
     summary.ordering_used = linear_->stats().ordering_used;
     summary.last_factorization_flops =
