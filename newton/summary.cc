@@ -29,7 +29,8 @@ std::string SolverSummary::FullReport() const {
   out += "  analyses " + std::to_string(analyses) + ", factorizations " +
          std::to_string(factorizations) + ", linear solves " +
          std::to_string(linear_solves) + ", line-search trials " +
-         std::to_string(line_search_trials) + ", fallbacks " +
+         std::to_string(line_search_trials) + ", regularized factorizations " +
+         std::to_string(regularized_factorizations) + ", fallbacks " +
          std::to_string(fallbacks) + ", ordering " +
          (ordering_used.empty() ? "-" : ordering_used) + "\n";
   out += Format(
