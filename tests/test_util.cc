@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
@@ -26,6 +27,14 @@ std::string TempDir() {
     return p.string();
   }();
   return dir;
+}
+
+std::string TestNameFromFile(const std::string& file_name) {
+  std::string name = file_name.substr(0, file_name.find('.'));
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,

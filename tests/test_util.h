@@ -16,6 +16,11 @@ std::string SharedProblem(const std::string& file_name);
 // use).
 std::string TempDir();
 
+// A gtest parameter name from a problem file name: the part before the first
+// '.', with every character that is not a letter or digit replaced by '_'
+// ("Box_Stacks-i0122-82-5.hdf5" -> "Box_Stacks_i0122_82_5").
+std::string TestNameFromFile(const std::string& file_name);
+
 // ||a - b|| / max(||a||, ||b||, tiny): symmetric relative distance, 0 for two
 // zero vectors.
 double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,

@@ -55,13 +55,7 @@ INSTANTIATE_TEST_SUITE_P(Shared,
                          SolveCliTest,
                          ::testing::ValuesIn(kShared),
                          [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           name = name.substr(0, name.find('.'));
-                           for (char& ch : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(ch)))
-                               ch = '_';
-                           }
-                           return name;
+                           return testing::TestNameFromFile(info.param);
                          });
 
 TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {

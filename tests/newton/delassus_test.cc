@@ -32,11 +32,7 @@ void PrintTo(const DelassusCase& c, std::ostream* os) {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<DelassusCase>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.find('.'));
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name +
+  return testing::TestNameFromFile(info.param.file) +
          (info.param.storage == MStorage::kAsStored ? "_AsStored" : "_Auto");
 }
 

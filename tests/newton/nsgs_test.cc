@@ -69,13 +69,10 @@ void PrintTo(const NsgsCase& c, std::ostream* os) {
 }
 
 std::string CaseName(const ::testing::TestParamInfo<NsgsCase>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.find('.'));
-  for (char& c : name) {
-    if (c == '-') c = '_';
-  }
-  return name + (info.param.local_solver == LocalSolverType::kAlartCurnierNewton
-                     ? "_AC"
-                     : "_FPVIUPK");
+  return testing::TestNameFromFile(info.param.file) +
+         (info.param.local_solver == LocalSolverType::kAlartCurnierNewton
+              ? "_AC"
+              : "_FPVIUPK");
 }
 
 class NsgsSharedProblemTest : public ::testing::TestWithParam<NsgsCase> {};

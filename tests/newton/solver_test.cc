@@ -65,13 +65,8 @@ struct Case {
 };
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.file.substr(0, info.param.file.find('.')) +
-                     "_" + ToString(info.param.formulation) + "_" +
-                     ToString(info.param.backend);
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
+  return testing::TestNameFromFile(info.param.file) + "_" +
+         ToString(info.param.formulation) + "_" + ToString(info.param.backend);
 }
 
 class SharedProblemTest : public ::testing::TestWithParam<Case> {};
