@@ -33,6 +33,8 @@ struct SolveArgs {
   int max_iter = SolverOptions().max_iterations;
   double time_limit = 0.0;  // 0: none
   double regularization = SolverOptions().singular_regularization;
+  double rho_factor = SolverOptions().rho.factor;
+  double rho_boost = SolverOptions().rho.initial_boost;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
   bool warm_start = false;
   bool json = false;
@@ -78,6 +80,8 @@ SolverOptions MakeOptions(const SolveArgs& args) {
                   NamesOf(kAllOrderings));
   options.rho.rule = ParseOrExit(
       RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
+  options.rho.factor = args.rho_factor;
+  options.rho.initial_boost = args.rho_boost;
   options.tolerance = args.tol;
   options.singular_regularization = args.regularization;
   options.hybrid.warm_sweeps = args.warm_sweeps;
@@ -101,6 +105,7 @@ nlohmann::json HistoryJson(const SolverSummary& summary) {
                        {"take_off", h.take_off},
                        {"stick", h.stick},
                        {"slip", h.slip},
+                       {"rho_boost", h.rho_boost},
                        {"seconds", h.seconds}});
   }
   return history;
@@ -136,6 +141,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"analyses", s.analyses},
       {"factorizations", s.factorizations},
       {"fallbacks", s.fallbacks},
+      {"rho_reductions", s.rho_reductions},
       {"regularized_factorizations", s.regularized_factorizations},
       {"timings",
        {{"setup", s.timings.setup},
@@ -270,6 +276,17 @@ void RegisterSolveCommand(CLI::App& app) {
   command
       ->add_option(
           "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
+      ->capture_default_str();
+  command
+      ->add_option("--rho-factor",
+                   args->rho_factor,
+                   "Multiplies the rho of the rule (> 0)")
+      ->capture_default_str();
+  command
+      ->add_option("--rho-boost",
+                   args->rho_boost,
+                   "Newton starts with rho times this boost, divided by 10 "
+                   "when it stalls (>= 1; 1: fixed rho)")
       ->capture_default_str();
   command
       ->add_option("--regularization",

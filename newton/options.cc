@@ -62,6 +62,20 @@ std::string SolverOptions::Validate() const {
     return Violation("rho.value", rho.value, "must be finite and > 0");
   if (!Positive(rho.factor))
     return Violation("rho.factor", rho.factor, "must be finite and > 0");
+  if (!(std::isfinite(rho.initial_boost) && rho.initial_boost >= 1.0)) {
+    return Violation(
+        "rho.initial_boost", rho.initial_boost, "must be finite and >= 1");
+  }
+  if (!(std::isfinite(rho.boost_reduction) && rho.boost_reduction > 1.0)) {
+    return Violation(
+        "rho.boost_reduction", rho.boost_reduction, "must be finite and > 1");
+  }
+  if (rho.boost_window < 1)
+    return Violation("rho.boost_window", rho.boost_window, "must be >= 1");
+  if (!(rho.boost_stall_ratio > 0.0 && rho.boost_stall_ratio <= 1.0)) {
+    return Violation(
+        "rho.boost_stall_ratio", rho.boost_stall_ratio, "must lie in (0, 1]");
+  }
   const LineSearchOptions& ls = line_search;
   if (!(ls.sufficient_decrease > 0.0 && ls.sufficient_decrease < 0.5)) {
     return Violation("line_search.sufficient_decrease",

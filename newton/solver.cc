@@ -115,6 +115,8 @@ class Solver::Impl {
     bool aborted = false;
     bool has_guess = false;       // Solve() was given a starting point
     bool delassus_ready = false;  // delassus_ holds this problem's W
+    double rho_boost = 1.0;       // RhoOptions::initial_boost, then reduced
+    Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
@@ -148,6 +150,7 @@ class Solver::Impl {
   std::unique_ptr<internal::NsgsSolver> nsgs_;
   // Workspace reused across iterations and solves.
   Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
+  Eigen::VectorXd least_merit_v_, least_merit_r_;
   std::vector<double> regularized_values_;
 };
 
@@ -253,6 +256,7 @@ ErrorMeasures Solver::Impl::Record(Run* run,
   record.step_length = alpha;
   record.line_search_trials = trials;
   record.seconds = SecondsSince(run->start);
+  record.rho_boost = run->rho_boost;
   CountStatuses(run->problem->mu, run->r, &record);
   if (options_.iteration_callback &&
       options_.iteration_callback(record) == CallbackResult::kAbort) {
@@ -268,7 +272,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   const int n = problem.n();
   const int m = problem.m();
   const Formulation formulation = options_.formulation;
-  const Eigen::VectorXd& rho = run->scaling.rho;
+  const Eigen::VectorXd& rho = run->newton_rho;
   DG_.resize(n + m);
   DG_trial_.resize(n + m);
   DJd_.resize(n + m);
@@ -284,7 +288,12 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   double alpha = 0.0;
   int trials = 0;
   bool previous_singular = false;
-  const int first_iteration = summary.iterations;
+  // Iteration of the point this Newton run (or its last rho restart) began at.
+  int start_iteration = summary.iterations;
+  // Iterate of least merit under the current rho: where a rho reduction
+  // restarts. (Merits under one rho are comparable and, unlike e_nat, do not
+  // depend on the units of M and f.)
+  double least_merit = std::numeric_limits<double>::infinity();
   for (;;) {
     const int k = summary.iterations;
     {
@@ -314,7 +323,35 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     // semismooth Newton step from an NSGS or fallback point typically raises
     // the merit once before converging (wall problems: 0.3 -> 9 -> ... ->
     // 1e-9), which is progress, not a stall.
-    if (k > first_iteration) merits.push_back(merit);
+    if (k > start_iteration) merits.push_back(merit);
+    if (merit < least_merit) {
+      least_merit = merit;
+      least_merit_v_ = run->v;
+      least_merit_r_ = run->r;
+    }
+    // rho continuation (RhoOptions): a stall under a boosted rho first lowers
+    // the boost and restarts from the iterate of least merit under it; the
+    // stall test below only sees runs at the final rho.
+    const RhoOptions& rho_options = options_.rho;
+    if (run->rho_boost > 1.0 &&
+        static_cast<int>(merits.size()) > rho_options.boost_window &&
+        merit > rho_options.boost_stall_ratio *
+                    merits[merits.size() - 1 - rho_options.boost_window]) {
+      run->rho_boost =
+          std::max(1.0, run->rho_boost / rho_options.boost_reduction);
+      run->newton_rho = run->rho_boost * run->scaling.rho;
+      ++summary.rho_reductions;
+      run->v = least_merit_v_;
+      run->r = least_merit_r_;
+      least_merit = std::numeric_limits<double>::infinity();
+      merits.clear();
+      recent_merits.clear();
+      start_iteration = k;
+      previous_singular = false;
+      alpha = 0.0;
+      trials = 0;
+      continue;
+    }
     const int window = options_.hybrid.stall_window;
     if (detect_stall && static_cast<int>(merits.size()) > window &&
         merit >
@@ -651,6 +688,8 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
     finish_timing();
     return summary;
   }
+  run.rho_boost = options_.rho.initial_boost;
+  run.newton_rho = run.rho_boost * run.scaling.rho;
   // Row weights of the merit: the denominators of e_eq and (rho-scaled) e_nat,
   // fixed for the solve.
   const double s_eq = std::max({problem.f.norm(),

@@ -31,7 +31,8 @@ std::string SolverSummary::FullReport() const {
          std::to_string(linear_solves) + ", line-search trials " +
          std::to_string(line_search_trials) + ", regularized factorizations " +
          std::to_string(regularized_factorizations) + ", fallbacks " +
-         std::to_string(fallbacks) + ", ordering " +
+         std::to_string(fallbacks) + ", rho reductions " +
+         std::to_string(rho_reductions) + ", ordering " +
          (ordering_used.empty() ? "-" : ordering_used) + "\n";
   out += Format(
       "  time: setup %.4f, analysis %.4f, factorization %.4f, solve %.4f,",
@@ -48,22 +49,24 @@ std::string SolverSummary::FullReport() const {
   if (!history.empty()) {
     out +=
         "  phase   iter       e_nat        e_eq       merit   alpha trials "
-        "take-off stick slip\n";
+        "take-off stick slip rho-boost\n";
     for (const IterationRecord& h : history) {
       char line[256];
-      std::snprintf(line,
-                    sizeof(line),
-                    "  %-6s %5d %11.3e %11.3e %11.3e %7.4f %6d %8d %5d %4d\n",
-                    h.phase.c_str(),
-                    h.iteration,
-                    h.e_nat,
-                    h.e_eq,
-                    h.merit,
-                    h.step_length,
-                    h.line_search_trials,
-                    h.take_off,
-                    h.stick,
-                    h.slip);
+      std::snprintf(
+          line,
+          sizeof(line),
+          "  %-6s %5d %11.3e %11.3e %11.3e %7.4f %6d %8d %5d %4d %9g\n",
+          h.phase.c_str(),
+          h.iteration,
+          h.e_nat,
+          h.e_eq,
+          h.merit,
+          h.step_length,
+          h.line_search_trials,
+          h.take_off,
+          h.stick,
+          h.slip,
+          h.rho_boost);
       out += line;
     }
   }

@@ -25,6 +25,10 @@ struct IterationRecord {
   int stick = 0;         //   r in the interior of K (||r_T|| < mu r_N)
   int slip = 0;          //   r on the boundary of K, r != 0
   double seconds = 0.0;  // wall time since the start of the solve
+  // Newton: the rho boost in effect (RhoOptions::initial_boost, reduced by the
+  // continuation). A reduction restarts from the iterate of least merit under
+  // the previous boost, recorded again under the same iteration number.
+  double rho_boost = 1.0;
 };
 
 struct Timings {
@@ -50,9 +54,10 @@ struct SolverSummary {
   int factorizations = 0;  // numeric factorizations in this solve
   int linear_solves = 0;
   int regularized_factorizations =
-      0;               // J + delta E refactorizations after a singular J
-  int fallbacks = 0;   // Newton -> NSGS hand-overs (hybrid)
-  double e_nat = 0.0;  // of the returned (v, r)
+      0;                   // J + delta E refactorizations after a singular J
+  int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
+  int rho_reductions = 0;  // rho continuation steps (RhoOptions)
+  double e_nat = 0.0;      // of the returned (v, r)
   double e_eq = 0.0;
   double siconos_error =
       0.0;  // Siconos' gfc3d_compute_error of the returned point

@@ -71,6 +71,16 @@ TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("--formulation"), std::string::npos) << bad.err;
 
+  const RunResult bad_rho =
+      RunFcsn("solve --rho-factor 0 " + testing::SharedProblem("CubeH8.hdf5"));
+  EXPECT_EQ(bad_rho.exit_code, 2);
+  EXPECT_NE(bad_rho.err.find("rho.factor"), std::string::npos) << bad_rho.err;
+  const RunResult bad_boost =
+      RunFcsn("solve --rho-boost 0.5 " + testing::SharedProblem("CubeH8.hdf5"));
+  EXPECT_EQ(bad_boost.exit_code, 2);
+  EXPECT_NE(bad_boost.err.find("rho.initial_boost"), std::string::npos)
+      << bad_boost.err;
+
   const RunResult missing = RunFcsn("solve /nonexistent/file.hdf5");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("/nonexistent/file.hdf5"), std::string::npos)

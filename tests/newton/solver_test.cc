@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -142,28 +143,30 @@ TEST(SolverTest, MatchesReferenceSolutions) {
     const Eigen::VectorXd r_ref = Eigen::Map<const Eigen::VectorXd>(
         entry["r"].get<std::vector<double>>().data(),
         static_cast<Eigen::Index>(entry["r"].size()));
+    // The reference is itself a numerical solution: on GFC3D_TwoRods1 its own
+    // e_nat is 2.5e-13 and a stick contact's r_T reacts to that with a 1.5e-8
+    // relative shift (dr/de_nat ~ 6e4 there). So: ours must be at least as
+    // accurate as the reference by the shared measure (the tolerance is the
+    // reference's e_nat, floored at 1e-14), and r must match to 1e-8 plus the
+    // reference's own error amplified by a conditioning bound 1e5.
+    const Eigen::VectorXd v_ref = Eigen::Map<const Eigen::VectorXd>(
+        entry["v"].get<std::vector<double>>().data(),
+        static_cast<Eigen::Index>(entry["v"].size()));
+    double q_free_norm = 0.0;
+    std::string error;
+    ASSERT_TRUE(ComputeQFreeNorm(problem, &q_free_norm, &error)) << error;
+    const ErrorMeasures ref =
+        ComputeErrorMeasures(problem, v_ref, r_ref, q_free_norm);
     for (Formulation f :
          {Formulation::kAlartCurnier, Formulation::kJeanMoreau}) {
-      Solver solver(NewtonOptions(f));
+      SolverOptions options = NewtonOptions(f);
+      options.tolerance = std::max(ref.e_nat, 1e-14);
+      Solver solver(options);
       Solution x;
       const SolverSummary summary = solver.Solve(problem, nullptr, &x);
       ASSERT_EQ(summary.status, SolverStatus::kConverged)
           << key << "\n"
           << summary.FullReport();
-      // The reference is itself a numerical solution: on GFC3D_TwoRods1 its own
-      // e_nat is 2.5e-13 and a stick contact's r_T reacts to that with a 1.5e-8
-      // relative shift (dr/de_nat ~ 6e4 there). So: ours must be at least as
-      // accurate as the reference by the shared measure, and r must match to
-      // 1e-8 plus the reference's own error amplified by a conditioning bound
-      // 1e5.
-      const Eigen::VectorXd v_ref = Eigen::Map<const Eigen::VectorXd>(
-          entry["v"].get<std::vector<double>>().data(),
-          static_cast<Eigen::Index>(entry["v"].size()));
-      double q_free_norm = 0.0;
-      std::string error;
-      ASSERT_TRUE(ComputeQFreeNorm(problem, &q_free_norm, &error)) << error;
-      const ErrorMeasures ref =
-          ComputeErrorMeasures(problem, v_ref, r_ref, q_free_norm);
       EXPECT_LE(summary.e_nat, std::max(ref.e_nat, 1e-14)) << key;
       EXPECT_LE(testing::RelativeDistance(x.r, r_ref), 1e-8 + 1e5 * ref.e_nat)
           << key << " " << ToString(f) << " (reference e_nat " << ref.e_nat
@@ -200,6 +203,10 @@ TEST(SolverTest, ConvergesQuadraticallyOnALatticeWithManyContacts) {
     const GlobalProblem problem = MakeLatticeOnFloor(8, 6, 3, 0.3, pull, 0.2);
     SolverOptions options = NewtonOptions(Formulation::kAlartCurnier);
     options.tolerance = 1e-13;
+    // A fixed rho: the constant C below is for the rule's rho (a boost of 30
+    // scales the contact residual, and with it C); the continuation has its
+    // own tests.
+    options.rho.initial_boost = 1.0;
     Solver solver(options);
     Solution x;
     const SolverSummary summary = solver.Solve(problem, nullptr, &x);
@@ -422,6 +429,67 @@ TEST(SolverTest, BoxStacksPureNewton) {
   s = solver.Solve(problem, nullptr, &x);
   EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
   EXPECT_LE(s.e_nat, 1e-10);
+}
+
+// rho continuation (RhoOptions): on Box_Stacks a boost of 30 stalls (no
+// convergence in 100 iterations with the boost kept), so the continuation must
+// lower it, restart from the iterate of least merit (recorded again under the
+// same iteration number) and converge; with boost 1 nothing changes.
+TEST(SolverTest, RhoContinuationUndoesAStallingBoost) {
+  const GlobalProblem problem = Load("Box_Stacks-i0122-82-5.hdf5");
+  SolverOptions options = NewtonOptions(Formulation::kAlartCurnier);
+  options.rho.initial_boost = 30.0;
+  Solver solver(options);
+  Solution x;
+  SolverSummary s = solver.Solve(problem, nullptr, &x);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_GE(s.rho_reductions, 1) << s.FullReport();
+  ASSERT_FALSE(s.history.empty());
+  EXPECT_EQ(s.history.front().rho_boost, 30.0);
+  EXPECT_LT(s.history.back().rho_boost, 30.0);
+  EXPECT_GE(s.history.back().rho_boost, 1.0);
+  // The restart record repeats the iteration number and the point of least
+  // merit under the previous boost (same e_nat and e_eq).
+  bool saw_restart = false;
+  size_t phase_start = 0;
+  for (size_t i = 1; i < s.history.size(); ++i) {
+    const IterationRecord& h = s.history[i];
+    if (h.rho_boost == s.history[i - 1].rho_boost) continue;
+    saw_restart = true;
+    EXPECT_LT(h.rho_boost, s.history[i - 1].rho_boost);
+    EXPECT_EQ(h.iteration, s.history[i - 1].iteration);
+    size_t least = phase_start;
+    for (size_t j = phase_start; j < i; ++j)
+      if (s.history[j].merit < s.history[least].merit) least = j;
+    EXPECT_EQ(h.e_nat, s.history[least].e_nat);
+    EXPECT_EQ(h.e_eq, s.history[least].e_eq);
+    phase_start = i;
+  }
+  EXPECT_TRUE(saw_restart);
+
+  options.rho.initial_boost = 1.0;
+  solver.set_options(options);
+  s = solver.Solve(problem, nullptr, &x);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.rho_reductions, 0);
+  for (const IterationRecord& h : s.history) EXPECT_EQ(h.rho_boost, 1.0);
+}
+
+TEST(SolverTest, RhoContinuationOptionsAreValidated) {
+  SolverOptions options;
+  EXPECT_EQ(options.Validate(), "");
+  options.rho.initial_boost = 0.5;
+  EXPECT_NE(options.Validate().find("rho.initial_boost"), std::string::npos);
+  options = SolverOptions();
+  options.rho.boost_reduction = 1.0;
+  EXPECT_NE(options.Validate().find("rho.boost_reduction"), std::string::npos);
+  options = SolverOptions();
+  options.rho.boost_window = 0;
+  EXPECT_NE(options.Validate().find("rho.boost_window"), std::string::npos);
+  options = SolverOptions();
+  options.rho.boost_stall_ratio = 1.5;
+  EXPECT_NE(options.Validate().find("rho.boost_stall_ratio"),
+            std::string::npos);
 }
 
 // Units: scaling M and f by s scales r by s and leaves v unchanged; with the
