@@ -77,14 +77,15 @@ struct RhoOptions {
   // merit has not dropped below `boost_stall_ratio` times its value
   // `boost_window` iterations earlier, divides the boost by `boost_reduction`
   // (> 1, never below 1) and restarts from the iterate of least merit under
-  // the boosted rho. The zero
-  // set of every residual is the same for all rho > 0, so changing rho during
-  // a solve changes the path, not the answer. Why 30: on the 50 masonry-wall
-  // problems at tol 1e-8 a larger rho identifies the stick/slip set sooner
-  // (median 23 Newton iterations at boost 1, 15 at 30, 2 failures at 100), but
-  // rigid piles stall with it (Box_Stacks: 6 iterations at 1, none converged
-  // in 100 at 30), which the continuation detects and undoes
-  // (bench/results/rho_boost.md). NSGS always uses the rule's rho.
+  // the boosted rho. The zero set of every residual is the same for all
+  // rho > 0, so changing rho during a solve changes the path, not the answer.
+  // Why 30: on the 50 masonry-wall problems at tol 1e-8 a larger rho identifies
+  // the stick/slip set sooner (median Newton iterations 23 at boost 1, 17 at
+  // 10, 15 at 30, 16 at 100, where more restarts are needed; a fixed rho of
+  // 100x leaves 2 of them unsolved), while rigid piles stall with it
+  // (Box_Stacks: 6 iterations at boost 1, 10 at 30 after one reduction, none in
+  // 100 without the continuation). Table: bench/results/rho_boost.md. NSGS
+  // always uses the rule's rho.
   double initial_boost = 30.0;
   double boost_reduction = 10.0;
   int boost_window = 5;
