@@ -294,6 +294,12 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
   // restarts. (Merits under one rho are comparable and, unlike e_nat, do not
   // depend on the units of M and f.)
   double least_merit = std::numeric_limits<double>::infinity();
+  // True when the last merit has not dropped below `ratio` times the merit
+  // `window` iterations earlier (both stall tests below).
+  auto stalled = [&merits](int window, double ratio) {
+    return static_cast<int>(merits.size()) > window &&
+           merits.back() > ratio * merits[merits.size() - 1 - window];
+  };
   for (;;) {
     const int k = summary.iterations;
     {
@@ -334,9 +340,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     // stall test below only sees runs at the final rho.
     const RhoOptions& rho_options = options_.rho;
     if (run->rho_boost > 1.0 &&
-        static_cast<int>(merits.size()) > rho_options.boost_window &&
-        merit > rho_options.boost_stall_ratio *
-                    merits[merits.size() - 1 - rho_options.boost_window]) {
+        stalled(rho_options.boost_window, rho_options.boost_stall_ratio)) {
       run->rho_boost =
           std::max(1.0, run->rho_boost / rho_options.boost_reduction);
       run->newton_rho = run->rho_boost * run->scaling.rho;
@@ -352,10 +356,8 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       trials = 0;
       continue;
     }
-    const int window = options_.hybrid.stall_window;
-    if (detect_stall && static_cast<int>(merits.size()) > window &&
-        merit >
-            options_.hybrid.stall_ratio * merits[merits.size() - 1 - window]) {
+    if (detect_stall &&
+        stalled(options_.hybrid.stall_window, options_.hybrid.stall_ratio)) {
       summary.status = SolverStatus::kStalled;
       summary.message = "Newton stalled at iteration " + std::to_string(k);
       return;
