@@ -87,6 +87,27 @@ TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {
       << missing.err;
 }
 
+// --rho-boost reaches the solver and the JSON reports the continuation:
+// Box_Stacks stalls under a boost of 30 and needs at least one reduction.
+TEST(SolveCliTest, RhoBoostIsReportedInJson) {
+  const std::string file = testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5");
+  for (const double boost : {1.0, 30.0}) {
+    const RunResult r = RunFcsn("solve --json --solver nsn --rho-boost " +
+                                std::to_string(boost) + " " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json s = nlohmann::json::parse(r.out);
+    const nlohmann::json& history = s["history"];
+    ASSERT_FALSE(history.empty());
+    EXPECT_EQ(history.front()["rho_boost"].get<double>(), boost);
+    if (boost == 1.0) {
+      EXPECT_EQ(s["rho_reductions"].get<int>(), 0);
+    } else {
+      EXPECT_GE(s["rho_reductions"].get<int>(), 1);
+      EXPECT_LT(history.back()["rho_boost"].get<double>(), boost);
+    }
+  }
+}
+
 TEST(SolveCliTest, NotConvergedExitsWithOne) {
   const RunResult r =
       RunFcsn("solve --solver nsn --max-iter 1 --tol 1e-12 " +
