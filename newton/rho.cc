@@ -53,7 +53,9 @@ void DiagonalBlocksFromLdlt(
       parent[j] = L.innerIndexPtr()[L.outerIndexPtr()[j]];
     }
   }
-  Eigen::MatrixXd Y = Eigen::MatrixXd::Zero(n, 3);
+  // Row-major: the solve below updates whole rows (3 contiguous doubles).
+  Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor> Y =
+      Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>::Zero(n, 3);
   std::vector<char> marked(n, 0);
   std::vector<int> reach;
   const int nc = static_cast<int>(H.cols() / 3);
