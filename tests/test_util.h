@@ -8,6 +8,17 @@
 
 namespace fcsn::testing {
 
+// Every problem file of ../shared/data/gfc3d (its README describes each).
+inline constexpr const char* kSharedProblemFiles[] = {
+    "GFC3D_Example00.hdf5",
+    "GFC3D_Example00_badly_scaled.hdf5",
+    "GFC3D_Example0.hdf5",
+    "GFC3D_Example1.hdf5",
+    "GFC3D_OneContact.hdf5",
+    "GFC3D_TwoRods1.hdf5",
+    "CubeH8.hdf5",
+    "Box_Stacks-i0122-82-5.hdf5"};
+
 // Absolute path of ../shared/data/gfc3d (the bundled FCLib problems).
 std::string SharedDataDir();
 // Absolute path of a file in the shared gfc3d folder.

@@ -439,22 +439,16 @@ int main(int argc, char** argv) {
           iterations_done = rec.iteration;
           trials += rec.line_search_trials;
           ++newton_records;
-          const double newton_flops =
-              iterations_done * fact_per_iteration * f_fact +
-              newton_records * (model.residual_jacobian + model.error) +
-              trials * model.residual;
-          flops_now = setup + newton_flops + sweeps_done * model.sweep +
-                      checks * model.error;
         } else {
           sweeps_done = rec.iteration;
           ++checks;
-          const double newton_flops =
-              iterations_done * fact_per_iteration * f_fact +
-              newton_records * (model.residual_jacobian + model.error) +
-              trials * model.residual;
-          flops_now = setup + newton_flops + sweeps_done * model.sweep +
-                      checks * model.error;
         }
+        const double newton_flops =
+            iterations_done * fact_per_iteration * f_fact +
+            newton_records * (model.residual_jacobian + model.error) +
+            trials * model.residual;
+        flops_now = setup + newton_flops + sweeps_done * model.sweep +
+                    checks * model.error;
         for (size_t k = 0; k < kPrecisions.size(); ++k) {
           if (reached_time[k] < 0 && rec.e_nat <= kPrecisions[k] &&
               rec.e_eq <= kPrecisions[k] && rec.seconds <= time_limit) {

@@ -13,15 +13,6 @@
 namespace fcsn {
 namespace {
 
-const char* const kShared[] = {"GFC3D_Example00.hdf5",
-                               "GFC3D_Example00_badly_scaled.hdf5",
-                               "GFC3D_Example0.hdf5",
-                               "GFC3D_Example1.hdf5",
-                               "GFC3D_OneContact.hdf5",
-                               "GFC3D_TwoRods1.hdf5",
-                               "CubeH8.hdf5",
-                               "Box_Stacks-i0122-82-5.hdf5"};
-
 class SolveCliTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SolveCliTest, SolutionPassesAnIndependentCheck) {
@@ -53,7 +44,7 @@ TEST_P(SolveCliTest, SolutionPassesAnIndependentCheck) {
 
 INSTANTIATE_TEST_SUITE_P(Shared,
                          SolveCliTest,
-                         ::testing::ValuesIn(kShared),
+                         ::testing::ValuesIn(testing::kSharedProblemFiles),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            return testing::TestNameFromFile(info.param);
                          });

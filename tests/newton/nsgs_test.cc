@@ -125,16 +125,8 @@ TEST_P(NsgsSharedProblemTest, ReachesTolerance) {
 }
 
 std::vector<NsgsCase> AllCases() {
-  const std::vector<std::string> files = {"GFC3D_Example00.hdf5",
-                                          "GFC3D_Example00_badly_scaled.hdf5",
-                                          "GFC3D_Example0.hdf5",
-                                          "GFC3D_Example1.hdf5",
-                                          "GFC3D_OneContact.hdf5",
-                                          "GFC3D_TwoRods1.hdf5",
-                                          "CubeH8.hdf5",
-                                          "Box_Stacks-i0122-82-5.hdf5"};
   std::vector<NsgsCase> cases;
-  for (const std::string& file : files) {
+  for (const std::string file : testing::kSharedProblemFiles) {
     cases.push_back({file, LocalSolverType::kAlartCurnierNewton});
     cases.push_back({file, LocalSolverType::kFixedPointViUpk});
   }
