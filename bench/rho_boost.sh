@@ -5,7 +5,8 @@
 # iterations per problem.
 #
 # Usage: bench/rho_boost.sh [--boosts 1,10,30,100] [--tol 1e-8] [--solver nsn] FILE.hdf5|DIR ...
-# Environment: FCSN (default build/bin/fcsn); OPENBLAS_NUM_THREADS defaults to 1.
+# Environment: FCSN (default build/bin/fcsn); OPENBLAS_NUM_THREADS defaults to 1, OPENBLAS_CORETYPE
+# to scripts/blas_env.sh's choice.
 set -euo pipefail
 
 boosts=1,10,30,100
@@ -25,6 +26,7 @@ done
 fcsn=${FCSN:-build/bin/fcsn}
 [[ -x $fcsn ]] || { echo "rho_boost.sh: $fcsn not built (cmake --build build)" >&2; exit 2; }
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/blas_env.sh"
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -4,6 +4,7 @@
 # Extra arguments go to `fcsn solve` (e.g. --tol 1e-8, --formulation jm, --json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/blas_env.sh
 scripts/install_deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" --target fcsn_cli >/dev/null

@@ -14,6 +14,7 @@
 // pay the same cold-start costs.
 //
 // Usage: compare_siconos [options] [FILE.hdf5|DIR]...   (see --help)
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -459,6 +460,15 @@ std::string LoadAverage() {
   return line;
 }
 
+// Kernel family OpenBLAS chose for this process (children inherit the same
+// environment, hence the same choice); "not OpenBLAS" for another BLAS.
+std::string OpenBlasCore() {
+  using CoreName = char* (*)();
+  const auto core_name =
+      reinterpret_cast<CoreName>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  return core_name != nullptr ? core_name() : "not OpenBLAS";
+}
+
 std::string MachineDescription() {
   std::ostringstream s;
   char host[256] = {};
@@ -468,13 +478,16 @@ std::string MachineDescription() {
   std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S UTC", std::gmtime(&now));
   const char* blas = std::getenv("OPENBLAS_NUM_THREADS");
   const char* omp = std::getenv("OMP_NUM_THREADS");
+  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
   s << "- date: " << date << "\n"
     << "- nproc: " << sysconf(_SC_NPROCESSORS_ONLN) << "\n"
     << "- CPU: " << ReadFirstMatch("/proc/cpuinfo", "model name") << "\n"
     << "- memory: " << ReadFirstMatch("/proc/meminfo", "MemTotal") << "\n"
     << "- load average at start (1, 5, 15 min, ...): " << LoadAverage() << "\n"
     << "- OPENBLAS_NUM_THREADS=" << (blas ? blas : "(unset)")
-    << ", OMP_NUM_THREADS=" << (omp ? omp : "(unset)") << "\n";
+    << ", OMP_NUM_THREADS=" << (omp ? omp : "(unset)") << "\n"
+    << "- OpenBLAS kernels: " << OpenBlasCore()
+    << " (OPENBLAS_CORETYPE=" << (coretype ? coretype : "(unset)") << ")\n";
   return s.str();
 }
 

@@ -10,6 +10,7 @@
 #         run.sh --solvers sic-nsn-ac,fcsn-nsn-ac --tols 1e-8 --reps 5 FILE.hdf5
 # Environment: FCSN_BUILD_DIR (default build), OPENBLAS_NUM_THREADS / OMP_NUM_THREADS (default 1,
 # so that both solvers' BLAS run single-threaded on a shared machine; recorded in the report),
+# OPENBLAS_CORETYPE (default from scripts/blas_env.sh: kernels matching the CPU, for both solvers),
 # FCSN_FROM_HEAD=1 to build from a clean `git archive HEAD` export in /tmp instead of the working
 # tree (others' uncommitted library edits then do not leak into published numbers).
 set -euo pipefail
@@ -38,6 +39,7 @@ scripts/install_deps.sh --bench
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release "${extra[@]}" >/dev/null
 cmake --build "$build" -j2 --target compare_siconos
 
+source scripts/blas_env.sh
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 siconos=$(dpkg-query -W -f='${Version}' libsiconos-numerics-dev 2>/dev/null || echo '?')

@@ -56,12 +56,14 @@ if ! compgen -G "$problems/LowWall_FEM-*.hdf5" >/dev/null; then
 fi
 
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+source scripts/blas_env.sh
 mkdir -p "$out"
 {
   echo "date_start: $(date -u +%FT%TZ)"
   echo "git_head: $(git rev-parse HEAD)"
   echo "host: $(nproc --all) cores,$(grep 'model name' /proc/cpuinfo | head -1 | cut -d: -f2)"
   echo "loadavg_start: $(cat /proc/loadavg)"
+  echo "OPENBLAS_CORETYPE: ${OPENBLAS_CORETYPE:-(unset)}"
   echo "options: time_limit=$time_limit every=$every max_problems=$max_problems" \
     "solvers=${solvers:-all} start=${warm:-cold}"
 } >"$out/run_info.txt"
