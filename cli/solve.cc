@@ -27,6 +27,7 @@ struct SolveArgs {
   std::string line_search = ToString(SolverOptions().line_search.type);
   std::string linear_solver = ToString(SolverOptions().linear_solver.type);
   std::string ordering = ToString(SolverOptions().linear_solver.ordering);
+  std::string precision = ToString(SolverOptions().linear_solver.precision);
   std::string rho = ToString(SolverOptions().rho.rule);
   std::string m_storage = ToString(MStorage::kAuto);
   double tol = SolverOptions().tolerance;
@@ -78,6 +79,11 @@ SolverOptions MakeOptions(const SolveArgs& args) {
                   "--ordering",
                   args.ordering,
                   NamesOf(kAllOrderings));
+  options.linear_solver.precision =
+      ParseOrExit(FactorizationPrecisionFromString(args.precision),
+                  "--precision",
+                  args.precision,
+                  NamesOf(kAllFactorizationPrecisions));
   options.rho.rule = ParseOrExit(
       RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
   options.rho.factor = args.rho_factor;
@@ -127,6 +133,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"linear_solver", ToString(options.linear_solver.type)},
       {"ordering", ToString(options.linear_solver.ordering)},
       {"ordering_used", s.ordering_used},
+      {"precision", ToString(options.linear_solver.precision)},
       {"tol", options.tolerance},
       {"status", ToString(s.status)},
       {"message", s.message},
@@ -143,6 +150,8 @@ nlohmann::json SummaryJson(const std::string& file,
       {"fallbacks", s.fallbacks},
       {"rho_reductions", s.rho_reductions},
       {"regularized_factorizations", s.regularized_factorizations},
+      {"refinement_steps", s.refinement_steps},
+      {"precision_fallbacks", s.precision_fallbacks},
       {"timings",
        {{"setup", s.timings.setup},
         {"analysis", s.timings.analysis},
@@ -272,6 +281,14 @@ void RegisterSolveCommand(CLI::App& app) {
   command
       ->add_option(
           "--ordering", args->ordering, "Ordering: " + NamesOf(kAllOrderings))
+      ->capture_default_str();
+  command
+      ->add_option("--precision",
+                   args->precision,
+                   "MUMPS factorization arithmetic: " +
+                       NamesOf(kAllFactorizationPrecisions) +
+                       " (mixed: single-precision LU, solves refined to "
+                       "double-precision accuracy)")
       ->capture_default_str();
   command
       ->add_option(

@@ -20,7 +20,9 @@
 //   * A failed Factorize invalidates the previous factors: Solve then returns
 //     kNotReady.
 //   * A numerically singular J gives kSingular; no backend ever "fixes" null
-//     pivots silently.
+//     pivots silently. With MUMPS in mixed precision, a J that only the
+//     double-precision refactorization (after a failed refinement) finds
+//     singular gives kSingular from Solve() instead of Factorize().
 //   * `message` may be nullptr; when given, it receives a readable sentence on
 //     failure and is cleared on success. Nothing is printed and no exception
 //     escapes.
@@ -112,6 +114,11 @@ struct LinearSolverStats {
   double estimated_flops = 0;
   // Seconds spent computing the METIS ordering, included in analysis_seconds.
   double ordering_seconds = 0;
+  // FactorizationPrecision::kMixed only: single-precision solves spent in the
+  // refinement, and factorizations redone in double precision (see
+  // LinearSolverOptions::precision).
+  int refinement_steps = 0;
+  int precision_fallbacks = 0;
 };
 
 class LinearSolver {

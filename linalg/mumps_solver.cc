@@ -2,12 +2,21 @@
 // explicitly, one per line, in Configure(); INFO(1) < 0 is translated in
 // MapError() only. Parameter meanings follow the MUMPS 5.5 user guide (Debian
 // 12 ships 5.5.1).
+//
+// Two arithmetics share one code path through Instance<Real>: d-MUMPS (double)
+// and s-MUMPS (single, for FactorizationPrecision::kMixed). Mixed precision
+// keeps the double values and refines every single-precision solve against
+// them (Impl::SolveMixed); the double instance is created only when a
+// factorization falls back to double precision.
 #include "linalg/mumps_solver.h"
 
 #include <dmumps_c.h>
+#include <smumps_c.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -30,17 +39,57 @@ constexpr int kJobSolve = 3;
 constexpr int kUseCommWorld = -987654;
 // Upper bound on the ICNTL(14) relaxation reached by the workspace retries.
 constexpr int kMaxRelaxationPercent = 1000000;
+// Mixed precision: a refinement step must at least halve the residual, else
+// the refinement is declared stalled (cond(J) * eps_single is then >~ 0.5 and
+// the single-precision factors are useless as a preconditioner).
+constexpr double kRefinementContraction = 0.5;
+// Mixed precision: after this many consecutive fallbacks the solver stays in
+// double precision until the next analysis (the matrices of one pattern change
+// slowly along a Newton run, so a third try would most likely fail too).
+constexpr int kFallbacksBeforeStayingDouble = 2;
+// FactorizationPrecision::kAuto: below this many estimated flops per
+// factorization (MUMPS RINFOG(1); ~1 ms at the few GFlop/s of small fronts)
+// the factorization is dominated by assembly and bookkeeping, not by dense
+// kernels, and single precision saves less than the refinement's extra solves
+// cost.
+constexpr double kAutoMixedMinFlops = 1e7;
 
 using Clock = std::chrono::steady_clock;
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// The MUMPS C structure and entry point of each arithmetic.
+template <typename Real>
+struct Arithmetic;
+template <>
+struct Arithmetic<double> {
+  using Struc = DMUMPS_STRUC_C;
+  static void Run(Struc* id) { dmumps_c(id); }
+};
+template <>
+struct Arithmetic<float> {
+  using Struc = SMUMPS_STRUC_C;
+  static void Run(Struc* id) { smumps_c(id); }
+};
+
 // 1-based accessors, so that the code reads like the user guide.
-int& IcntlOf(DMUMPS_STRUC_C& id, int i) { return id.icntl[i - 1]; }
-double& CntlOf(DMUMPS_STRUC_C& id, int i) { return id.cntl[i - 1]; }
-int InfogOf(const DMUMPS_STRUC_C& id, int i) { return id.infog[i - 1]; }
-double RinfogOf(const DMUMPS_STRUC_C& id, int i) { return id.rinfog[i - 1]; }
+template <typename Struc>
+int& IcntlOf(Struc& id, int i) {
+  return id.icntl[i - 1];
+}
+template <typename Struc>
+auto& CntlOf(Struc& id, int i) {
+  return id.cntl[i - 1];
+}
+template <typename Struc>
+int InfogOf(const Struc& id, int i) {
+  return id.infog[i - 1];
+}
+template <typename Struc>
+double RinfogOf(const Struc& id, int i) {
+  return id.rinfog[i - 1];
+}
 
 // INFOG counters that overflow are returned negative, in millions.
 long long MumpsCount(int value) {
@@ -80,12 +129,14 @@ bool IsWorkspaceError(int info1) {
 
 // The one place where MUMPS' INFO(1) < 0 becomes a status and a sentence.
 LinearSolverStatus MapError(Phase phase,
-                            const DMUMPS_STRUC_C& id,
+                            const char* arithmetic,
+                            int info1,
+                            int info2,
+                            int relaxation_percent,
                             std::string* message) {
-  const int info1 = InfogOf(id, 1);
-  const int info2 = InfogOf(id, 2);
-  const std::string where = std::string("MUMPS ") + PhaseName(phase) +
-                            " failed: INFO(1) = " + std::to_string(info1) +
+  const std::string where = std::string("MUMPS ") + PhaseName(phase) + " (" +
+                            arithmetic +
+                            ") failed: INFO(1) = " + std::to_string(info1) +
                             ", INFO(2) = " + std::to_string(info2) + ": ";
   auto report = [&](LinearSolverStatus status, const std::string& what) {
     return linalg_detail::Report(status, where + what, message);
@@ -94,7 +145,7 @@ LinearSolverStatus MapError(Phase phase,
     return report(
         LinearSolverStatus::kOutOfMemory,
         "internal workspace too small even after enlarging ICNTL(14) to " +
-            std::to_string(id.icntl[13]) + "%");
+            std::to_string(relaxation_percent) + "%");
   }
   switch (info1) {
     case -10:
@@ -169,15 +220,149 @@ int OrderingIcntl7(Ordering ordering) {
   return 7;
 }
 
-}  // namespace
+// One MUMPS instance of arithmetic Real: JOB = -1 in Init(), JOB = -2 in the
+// destructor. The index arrays and PERM_IN belong to the caller (Impl) and
+// outlive the instance's use of them.
+template <typename Real>
+class Instance {
+ public:
+  using Struc = typename Arithmetic<Real>::Struc;
+  static constexpr const char* kName =
+      std::is_same_v<Real, double> ? "double" : "single";
 
-struct MumpsSolver::Impl {
-  explicit Impl(const LinearSolverOptions& o)
-      : options(o), relaxation_percent(o.workspace_relaxation_percent) {}
+  Instance() = default;
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+  ~Instance() {
+    if (initialized_) Call(kJobEnd);
+  }
 
+  LinearSolverStatus Init(const LinearSolverOptions& options,
+                          std::string* message) {
+    options_ = options;
+    // The host takes part in the factorization (it is the only process).
+    id_.par = 1;
+    // Unsymmetric LU.
+    id_.sym = 0;
+    id_.comm_fortran = kUseCommWorld;
+    Call(kJobInit);
+    if (InfogOf(id_, 1) < 0) return Error(Phase::kInit, message);
+    initialized_ = true;
+    Configure();
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // JOB = 1 on the 1-based coordinates irn/jcn; `perm_in` (1-based pivot
+  // positions) is used with ICNTL(7) = 1, otherwise ICNTL(7) = icntl7.
+  LinearSolverStatus Analyze(int n,
+                             std::vector<int>* irn,
+                             std::vector<int>* jcn,
+                             std::vector<int>* perm_in,
+                             int icntl7,
+                             std::string* message) {
+    analyzed_ = false;
+    factorized_ = false;
+    values_.assign(irn->size(), Real(0));
+    // Ordering: PERM_IN (fcsn's METIS or the caller's) when given, else
+    // MUMPS' own AMD, SCOTCH or automatic choice.
+    IcntlOf(id_, 7) = perm_in->empty() ? icntl7 : 1;
+    id_.n = n;
+    id_.nz = static_cast<int>(irn->size());
+    id_.nnz = static_cast<int64_t>(irn->size());
+    id_.irn = irn->data();
+    id_.jcn = jcn->data();
+    id_.a = values_.data();
+    id_.perm_in = perm_in->empty() ? nullptr : perm_in->data();
+    Call(kJobAnalyze);
+    if (InfogOf(id_, 1) < 0) return Error(Phase::kAnalysis, message);
+    analyzed_ = true;
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // JOB = 2 on `values` (pattern order), with workspace retries; null pivots
+  // (ICNTL(24)) are reported as kSingular and the factors not used.
+  LinearSolverStatus Factorize(const Real* values,
+                               int* relaxation_percent,
+                               int* workspace_retries,
+                               std::string* message) {
+    factorized_ = false;
+    std::copy(values, values + values_.size(), values_.begin());
+    for (int attempt = 0;; ++attempt) {
+      // Working-space relaxation in percent; raised by the workspace retries.
+      IcntlOf(id_, 14) = *relaxation_percent;
+      id_.a = values_.data();
+      Call(kJobFactorize);
+      const int info1 = InfogOf(id_, 1);
+      if (info1 >= 0) break;
+      if (!IsWorkspaceError(info1) ||
+          attempt >= options_.max_workspace_retries) {
+        return Error(Phase::kFactorization, message);
+      }
+      *relaxation_percent = std::min(std::max(2 * *relaxation_percent, 10),
+                                     kMaxRelaxationPercent);
+      ++*workspace_retries;
+    }
+    if (options_.detect_null_pivots && InfogOf(id_, 28) > 0) {
+      return linalg_detail::Report(
+          LinearSolverStatus::kSingular,
+          std::string("MUMPS factorization (JOB=2, ") + kName + ") found " +
+              std::to_string(InfogOf(id_, 28)) +
+              " null pivot(s) (INFOG(28)): the matrix is numerically singular",
+          message);
+    }
+    factorized_ = true;
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // JOB = 3 in place on rhs (n entries). A workspace shortage enlarges
+  // ICNTL(14), refactorizes the same values and solves again.
+  LinearSolverStatus Solve(Real* rhs,
+                           int* relaxation_percent,
+                           int* workspace_retries,
+                           std::string* message) {
+    const int n = id_.n;
+    saved_rhs_.assign(rhs, rhs + n);
+    for (int attempt = 0;; ++attempt) {
+      id_.nrhs = 1;
+      id_.lrhs = n;
+      id_.rhs = rhs;
+      Call(kJobSolve);
+      const int info1 = InfogOf(id_, 1);
+      if (info1 >= 0) break;
+      if (!IsWorkspaceError(info1) ||
+          attempt >= options_.max_workspace_retries) {
+        return Error(Phase::kSolve, message);
+      }
+      *relaxation_percent = std::min(std::max(2 * *relaxation_percent, 10),
+                                     kMaxRelaxationPercent);
+      ++*workspace_retries;
+      const std::vector<Real> values = values_;
+      if (LinearSolverStatus status = Factorize(
+              values.data(), relaxation_percent, workspace_retries, message);
+          status != LinearSolverStatus::kSuccess) {
+        return status;
+      }
+      std::copy(saved_rhs_.begin(), saved_rhs_.end(), rhs);
+    }
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  bool analyzed() const { return analyzed_; }
+  bool factorized() const { return factorized_; }
+  void Invalidate() { factorized_ = false; }
+  int infog(int i) const { return InfogOf(id_, i); }
+  double rinfog(int i) const { return RinfogOf(id_, i); }
+  int icntl(int i) const { return id_.icntl[i - 1]; }
+
+ private:
   void Call(int job) {
-    id.job = job;
-    dmumps_c(&id);
+    id_.job = job;
+    Arithmetic<Real>::Run(&id_);
+  }
+
+  LinearSolverStatus Error(Phase phase, std::string* message) const {
+    return MapError(
+        phase, kName, InfogOf(id_, 1), InfogOf(id_, 2), id_.icntl[13], message);
   }
 
   // Sets every control parameter fcsn relies on (JOB = -1 has just reset them
@@ -185,52 +370,95 @@ struct MumpsSolver::Impl {
   void Configure() {
     // Output streams for errors, diagnostics, global information: suppressed,
     // and printing level 0. The library never prints.
-    IcntlOf(id, 1) = 0;
-    IcntlOf(id, 2) = 0;
-    IcntlOf(id, 3) = 0;
-    IcntlOf(id, 4) = 0;
+    IcntlOf(id_, 1) = 0;
+    IcntlOf(id_, 2) = 0;
+    IcntlOf(id_, 3) = 0;
+    IcntlOf(id_, 4) = 0;
     // Matrix input: assembled coordinate format (IRN/JCN/A), centralized.
-    IcntlOf(id, 5) = 0;
-    IcntlOf(id, 18) = 0;
+    IcntlOf(id_, 5) = 0;
+    IcntlOf(id_, 18) = 0;
     // Column permutation to a zero-free diagonal: structural only (1).
     // Analyze() has no values, and the value-based variants (2-7) would read
     // A during the analysis. MUMPS ignores ICNTL(6) when the ordering is given
     // (ICNTL(7) = 1): threshold pivoting with delayed pivots then handles the
     // zero diagonal entries of stick contacts.
-    IcntlOf(id, 6) = 1;
+    IcntlOf(id_, 6) = 1;
     // Scaling: automatic; here computed at each factorization from its values.
-    IcntlOf(id, 8) = 77;
-    // No iterative refinement (the Newton loop corrects the step anyway).
-    IcntlOf(id, 10) = 0;
+    IcntlOf(id_, 8) = 77;
+    // No iterative refinement inside MUMPS (the Newton loop corrects the step
+    // anyway; mixed precision refines in double precision itself).
+    IcntlOf(id_, 10) = 0;
     // No error-analysis statistics (they cost extra matrix-vector products).
-    IcntlOf(id, 11) = 0;
-    // Working-space relaxation in percent; raised by the workspace retries.
-    IcntlOf(id, 14) = relaxation_percent;
+    IcntlOf(id_, 11) = 0;
+    // Working-space relaxation in percent (set again before each
+    // factorization).
+    IcntlOf(id_, 14) = options_.workspace_relaxation_percent;
     // Dense centralized right-hand side; the solution overwrites it.
-    IcntlOf(id, 20) = 0;
-    IcntlOf(id, 21) = 0;
+    IcntlOf(id_, 20) = 0;
+    IcntlOf(id_, 21) = 0;
     // In-core factorization.
-    IcntlOf(id, 22) = 0;
+    IcntlOf(id_, 22) = 0;
     // No cap on working memory: sized from the estimate and ICNTL(14).
-    IcntlOf(id, 23) = 0;
+    IcntlOf(id_, 23) = 0;
     // Null-pivot row detection (INFOG(28) counts them; reported as singular).
-    IcntlOf(id, 24) = options.detect_null_pivots ? 1 : 0;
+    IcntlOf(id_, 24) = options_.detect_null_pivots ? 1 : 0;
     // Sequential analysis: ICNTL(7) chooses the ordering.
-    IcntlOf(id, 28) = 1;
+    IcntlOf(id_, 28) = 1;
     // Keep the factors after factorization: Solve() needs them.
-    IcntlOf(id, 31) = 0;
+    IcntlOf(id_, 31) = 0;
     // No determinant.
-    IcntlOf(id, 33) = 0;
+    IcntlOf(id_, 33) = 0;
     // No block low-rank compression: full-rank, exact factors.
-    IcntlOf(id, 35) = 0;
+    IcntlOf(id_, 35) = 0;
     // Relative threshold of numerical partial pivoting (unsymmetric default).
-    CntlOf(id, 1) = 0.01;
+    CntlOf(id_, 1) = 0.01;
     // Null-pivot threshold: CNTL(3) > 0 is relative to ||A_pre||_inf; 0 means
-    // MUMPS' default eps * 1e-5 * ||A_pre||. CNTL(3) < 0 (absolute) is not
-    // exposed.
-    CntlOf(id, 3) = options.null_pivot_threshold;
+    // MUMPS' default eps * 1e-5 * ||A_pre|| (eps of the arithmetic). CNTL(3) <
+    // 0 (absolute) is not exposed.
+    CntlOf(id_, 3) = static_cast<Real>(options_.null_pivot_threshold);
     // Static pivoting off: no silent perturbation of small pivots.
-    CntlOf(id, 4) = -1.0;
+    CntlOf(id_, 4) = -1;
+  }
+
+  LinearSolverOptions options_;
+  Struc id_ = {};
+  bool initialized_ = false;
+  bool analyzed_ = false;
+  bool factorized_ = false;
+  std::vector<Real> values_;     // MUMPS' A array, in the pattern's CSC order
+  std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
+};
+
+// True when every nonzero of `values` is a normal single-precision number, so
+// that the cast to float loses only relative precision (no overflow, no
+// flush of tiny entries to zero).
+bool FitsInFloat(const std::vector<double>& values) {
+  for (double x : values) {
+    const double a = std::abs(x);
+    if (a != 0.0 && !(a >= std::numeric_limits<float>::min() &&
+                      a <= std::numeric_limits<float>::max())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+struct MumpsSolver::Impl {
+  explicit Impl(const LinearSolverOptions& o)
+      : options(o), relaxation_percent(o.workspace_relaxation_percent) {}
+
+  // Whether a single-precision instance is created (kMixed, kAuto).
+  bool may_use_single() const {
+    switch (options.precision) {
+      case FactorizationPrecision::kDouble:
+        return false;
+      case FactorizationPrecision::kMixed:
+      case FactorizationPrecision::kAuto:
+        return true;
+    }
+    return false;
   }
 
   // Shared body of Analyze() and AnalyzeWithOrdering(); `position` is null
@@ -238,21 +466,40 @@ struct MumpsSolver::Impl {
   LinearSolverStatus Analyze(const SparsityPattern& p,
                              const std::vector<int>* position,
                              std::string* message);
-  // JOB = 2 with workspace retries; on success Solve() may use the factors.
-  LinearSolverStatus FactorizeWithRetries(std::string* message);
+  // Mixed mode: the double instance, created and analysed at the first
+  // fallback on the current pattern (in double mode it always exists).
+  LinearSolverStatus EnsureDouble(std::string* message);
+  LinearSolverStatus FactorizeDouble(std::string* message);
+  LinearSolverStatus FactorizeMixed(std::string* message);
+  // Iterative refinement with the single factors; false if it did not reach
+  // options.refinement_tolerance (rhs is then unchanged).
+  bool SolveMixed(Eigen::VectorXd* rhs, std::string* message);
+  // Normwise backward error of x for J x = b, J the double values.
+  double BackwardError(const Eigen::VectorXd& x,
+                       const Eigen::VectorXd& b,
+                       Eigen::VectorXd* residual) const;
 
   LinearSolverOptions options;
-  DMUMPS_STRUC_C id = {};
-  bool initialized = false;
+  std::unique_ptr<Instance<double>> dbl;
+  std::unique_ptr<Instance<float>> sgl;
   bool analyzed = false;
   bool factorized = false;
+  bool single_enabled = false;  // this pattern factorizes in single first
+  bool use_single = false;      // the current factors are the single ones
+  int consecutive_fallbacks = 0;
   int relaxation_percent;
+  int icntl7 = 7;
   SparsityPattern pattern;
   // 1-based row and column of each entry, and pivot positions (PERM_IN).
   std::vector<int> irn, jcn, perm_in;
-  // Values in the order of irn/jcn, i.e. the pattern's CSC order.
+  // Double values in the pattern's CSC order, their float copy, and
+  // ||J||_inf.
   std::vector<double> a;
-  Eigen::VectorXd saved_rhs;  // kept to redo a solve after a workspace retry
+  std::vector<float> a_single;
+  double norm_inf = 0;
+  // Mixed-precision solve workspaces.
+  Eigen::VectorXd b, x, residual;
+  Eigen::VectorXf correction;
   LinearSolverStats stats;
 };
 
@@ -263,6 +510,7 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
   const Clock::time_point start = Clock::now();
   analyzed = false;
   factorized = false;
+  consecutive_fallbacks = 0;
   if (std::string why = CheckPattern(p); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
@@ -293,7 +541,7 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
     }
   }
   a.assign(nnz, 0.0);
-  saved_rhs.resize(n);
+  a_single.assign(nnz, 0.0f);
   ++stats.analyses;
   stats.estimated_factor_entries = 0;
   stats.estimated_flops = 0;
@@ -307,11 +555,10 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
 
   bool given_is_metis = false;
   perm_in.clear();
+  icntl7 = OrderingIcntl7(options.ordering);
   if (position != nullptr) {
     perm_in.resize(n);
     for (int i = 0; i < n; ++i) perm_in[i] = (*position)[i] + 1;
-    // Ordering given by the caller in PERM_IN.
-    IcntlOf(id, 7) = 1;
   } else if (options.ordering == Ordering::kMetis) {
     const Clock::time_point ordering_start = Clock::now();
     std::vector<int> perm, iperm;
@@ -327,57 +574,158 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
     perm_in.resize(n);
     for (int i = 0; i < n; ++i) perm_in[i] = iperm[i] + 1;
     given_is_metis = true;
-    // Ordering: METIS_NodeND computed by fcsn, given in PERM_IN.
-    IcntlOf(id, 7) = 1;
-  } else {
-    // Ordering: MUMPS' own AMD, SCOTCH or automatic choice.
-    IcntlOf(id, 7) = OrderingIcntl7(options.ordering);
   }
 
-  id.n = n;
-  id.nz = nnz;
-  id.nnz = nnz;
-  id.irn = irn.data();
-  id.jcn = jcn.data();
-  id.a = a.data();
-  id.perm_in = perm_in.empty() ? nullptr : perm_in.data();
-  Call(kJobAnalyze);
+  // The instance that factorizes first: single in mixed and auto mode, else
+  // double. A double instance left from a fallback on the previous pattern is
+  // dropped; EnsureDouble() analyses a new one when needed. In auto mode a
+  // factorization estimated below kAutoMixedMinFlops stays in double.
+  LinearSolverStatus status;
+  int infog7 = 0;
+  single_enabled = may_use_single();
+  if (single_enabled) {
+    dbl.reset();
+    status = sgl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
+    infog7 = sgl->infog(7);
+    stats.estimated_factor_entries = MumpsCount(sgl->infog(20));
+    stats.estimated_flops = sgl->rinfog(1);
+    if (status == LinearSolverStatus::kSuccess &&
+        options.precision == FactorizationPrecision::kAuto &&
+        stats.estimated_flops < kAutoMixedMinFlops) {
+      single_enabled = false;
+      status = EnsureDouble(message);
+    }
+  } else {
+    status = dbl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
+    infog7 = dbl->infog(7);
+    stats.estimated_factor_entries = MumpsCount(dbl->infog(20));
+    stats.estimated_flops = dbl->rinfog(1);
+  }
   stats.analysis_seconds += SecondsSince(start);
-  if (InfogOf(id, 1) < 0) return MapError(Phase::kAnalysis, id, message);
-
+  if (status != LinearSolverStatus::kSuccess) return status;
   analyzed = true;
-  stats.ordering_used = OrderingName(InfogOf(id, 7), given_is_metis);
-  stats.estimated_factor_entries = MumpsCount(InfogOf(id, 20));
-  stats.estimated_flops = RinfogOf(id, 1);
+  stats.ordering_used = OrderingName(infog7, given_is_metis);
   return Report(LinearSolverStatus::kSuccess, "", message);
 }
 
-LinearSolverStatus MumpsSolver::Impl::FactorizeWithRetries(
-    std::string* message) {
-  for (int attempt = 0;; ++attempt) {
-    IcntlOf(id, 14) = relaxation_percent;
-    id.a = a.data();
-    Call(kJobFactorize);
-    const int info1 = InfogOf(id, 1);
-    if (info1 >= 0) break;
-    if (!IsWorkspaceError(info1) || attempt >= options.max_workspace_retries) {
-      return MapError(Phase::kFactorization, id, message);
+LinearSolverStatus MumpsSolver::Impl::EnsureDouble(std::string* message) {
+  if (dbl && dbl->analyzed()) {
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+  if (!dbl) {
+    auto instance = std::make_unique<Instance<double>>();
+    if (LinearSolverStatus status = instance->Init(options, message);
+        status != LinearSolverStatus::kSuccess) {
+      return status;
     }
-    relaxation_percent =
-        std::min(std::max(2 * relaxation_percent, 10), kMaxRelaxationPercent);
-    ++stats.workspace_retries;
+    dbl = std::move(instance);
   }
-  if (options.detect_null_pivots && InfogOf(id, 28) > 0) {
-    return linalg_detail::Report(
-        LinearSolverStatus::kSingular,
-        "MUMPS factorization (JOB=2) found " + std::to_string(InfogOf(id, 28)) +
-            " null pivot(s) (INFOG(28)): the matrix is numerically singular",
-        message);
+  return dbl->Analyze(pattern.n, &irn, &jcn, &perm_in, icntl7, message);
+}
+
+LinearSolverStatus MumpsSolver::Impl::FactorizeDouble(std::string* message) {
+  use_single = false;
+  if (LinearSolverStatus status = EnsureDouble(message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
   }
-  factorized = true;
-  stats.last_factorization_flops = RinfogOf(id, 3);
-  stats.factor_entries = MumpsCount(InfogOf(id, 29));
-  return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  const LinearSolverStatus status = dbl->Factorize(
+      a.data(), &relaxation_percent, &stats.workspace_retries, message);
+  if (status == LinearSolverStatus::kSuccess) {
+    stats.last_factorization_flops = dbl->rinfog(3);
+    stats.factor_entries = MumpsCount(dbl->infog(29));
+  }
+  return status;
+}
+
+LinearSolverStatus MumpsSolver::Impl::FactorizeMixed(std::string* message) {
+  // Staying in double precision after repeated fallbacks is not a new
+  // fallback.
+  if (consecutive_fallbacks >= kFallbacksBeforeStayingDouble) {
+    return FactorizeDouble(message);
+  }
+  if (FitsInFloat(a)) {
+    std::copy(a.begin(), a.end(), a_single.begin());
+    const LinearSolverStatus status = sgl->Factorize(a_single.data(),
+                                                     &relaxation_percent,
+                                                     &stats.workspace_retries,
+                                                     message);
+    if (status == LinearSolverStatus::kSuccess) {
+      use_single = true;
+      stats.last_factorization_flops = sgl->rinfog(3);
+      stats.factor_entries = MumpsCount(sgl->infog(29));
+      norm_inf = 0;
+      Eigen::VectorXd row_sums = Eigen::VectorXd::Zero(pattern.n);
+      for (int q = 0; q < pattern.nnz(); ++q) {
+        row_sums[pattern.row_index[q]] += std::abs(a[q]);
+      }
+      norm_inf = row_sums.maxCoeff();
+      return status;
+    }
+    // Out of memory or invalid input would fail in double too: report them.
+    // Singular (or any other failure) in single precision does not mean
+    // singular in double precision: let the double factorization decide.
+    if (status == LinearSolverStatus::kOutOfMemory ||
+        status == LinearSolverStatus::kInvalidInput) {
+      return status;
+    }
+  }
+  // Only a fallback that succeeds shows a precision problem; a matrix singular
+  // in both arithmetics is the caller's business (e.g. regularization).
+  ++stats.precision_fallbacks;
+  const LinearSolverStatus status = FactorizeDouble(message);
+  if (status == LinearSolverStatus::kSuccess) ++consecutive_fallbacks;
+  return status;
+}
+
+double MumpsSolver::Impl::BackwardError(const Eigen::VectorXd& x_in,
+                                        const Eigen::VectorXd& b_in,
+                                        Eigen::VectorXd* r) const {
+  *r = b_in;
+  for (int j = 0; j < pattern.n; ++j) {
+    const double xj = x_in[j];
+    for (int q = pattern.col_ptr[j]; q < pattern.col_ptr[j + 1]; ++q) {
+      (*r)[pattern.row_index[q]] -= a[q] * xj;
+    }
+  }
+  const double denominator = norm_inf * x_in.lpNorm<Eigen::Infinity>() +
+                             b_in.lpNorm<Eigen::Infinity>();
+  const double rn = r->lpNorm<Eigen::Infinity>();
+  return denominator > 0 ? rn / denominator : rn;
+}
+
+bool MumpsSolver::Impl::SolveMixed(Eigen::VectorXd* rhs, std::string* message) {
+  const int n = pattern.n;
+  b = *rhs;
+  x.setZero(n);
+  residual = b;
+  double previous = std::numeric_limits<double>::infinity();
+  if (b.lpNorm<Eigen::Infinity>() == 0.0) {
+    rhs->setZero();
+    return true;
+  }
+  for (int step = 0; step < options.max_refinement_steps; ++step) {
+    correction = residual.cast<float>();
+    if (!correction.allFinite()) return false;
+    ++stats.refinement_steps;
+    if (sgl->Solve(correction.data(),
+                   &relaxation_percent,
+                   &stats.workspace_retries,
+                   message) != LinearSolverStatus::kSuccess) {
+      return false;
+    }
+    x += correction.cast<double>();
+    if (!x.allFinite()) return false;
+    const double error = BackwardError(x, b, &residual);
+    if (error <= options.refinement_tolerance) {
+      *rhs = x;
+      return true;
+    }
+    const double norm = residual.lpNorm<Eigen::Infinity>();
+    if (!(norm <= kRefinementContraction * previous) && step > 0) return false;
+    previous = norm;
+  }
+  return false;
 }
 
 std::unique_ptr<MumpsSolver> MumpsSolver::Create(
@@ -387,27 +735,24 @@ std::unique_ptr<MumpsSolver> MumpsSolver::Create(
     return nullptr;
   }
   auto impl = std::make_unique<Impl>(options);
-  // The host takes part in the factorization (it is the only process).
-  impl->id.par = 1;
-  // Unsymmetric LU.
-  impl->id.sym = 0;
-  impl->id.comm_fortran = kUseCommWorld;
-  impl->Call(kJobInit);
-  if (InfogOf(impl->id, 1) < 0) {
-    MapError(Phase::kInit, impl->id, message);
-    return nullptr;
+  // The instance that factorizes first (JOB = -1 now, so that an unusable
+  // MUMPS is reported at creation): single in mixed mode, else double.
+  LinearSolverStatus status;
+  if (impl->may_use_single()) {
+    impl->sgl = std::make_unique<Instance<float>>();
+    status = impl->sgl->Init(options, message);
+  } else {
+    impl->dbl = std::make_unique<Instance<double>>();
+    status = impl->dbl->Init(options, message);
   }
-  impl->initialized = true;
-  impl->Configure();
+  if (status != LinearSolverStatus::kSuccess) return nullptr;
   if (message != nullptr) message->clear();
   return std::unique_ptr<MumpsSolver>(new MumpsSolver(std::move(impl)));
 }
 
 MumpsSolver::MumpsSolver(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-MumpsSolver::~MumpsSolver() {
-  if (impl_ != nullptr && impl_->initialized) impl_->Call(kJobEnd);
-}
+MumpsSolver::~MumpsSolver() = default;
 
 LinearSolverStatus MumpsSolver::Analyze(const SparsityPattern& pattern,
                                         std::string* message) {
@@ -438,7 +783,9 @@ LinearSolverStatus MumpsSolver::Factorize(const double* values,
     return Report(LinearSolverStatus::kSuccess, "", message);
   }
   std::copy(values, values + m.pattern.nnz(), m.a.begin());
-  const LinearSolverStatus status = m.FactorizeWithRetries(message);
+  const LinearSolverStatus status =
+      m.single_enabled ? m.FactorizeMixed(message) : m.FactorizeDouble(message);
+  m.factorized = status == LinearSolverStatus::kSuccess;
   m.stats.factorization_seconds += SecondsSince(start);
   return status;
 }
@@ -456,38 +803,38 @@ LinearSolverStatus MumpsSolver::Solve(Eigen::VectorXd* rhs,
   ++m.stats.solves;
   if (m.pattern.n == 0)
     return Report(LinearSolverStatus::kSuccess, "", message);
-  m.saved_rhs = *rhs;
-  for (int attempt = 0;; ++attempt) {
-    m.id.nrhs = 1;
-    m.id.lrhs = m.pattern.n;
-    m.id.rhs = rhs->data();
-    m.Call(kJobSolve);
-    const int info1 = InfogOf(m.id, 1);
-    if (info1 >= 0) break;
-    if (!IsWorkspaceError(info1) ||
-        attempt >= m.options.max_workspace_retries) {
+  if (m.use_single) {
+    if (m.SolveMixed(rhs, message)) {
+      m.consecutive_fallbacks = 0;
       m.stats.solve_seconds += SecondsSince(start);
-      return MapError(Phase::kSolve, m.id, message);
+      return Report(LinearSolverStatus::kSuccess, "", message);
     }
-    // Enlarge the workspace, refactorize the same values, and solve again from
-    // the saved rhs.
-    m.relaxation_percent =
-        std::min(std::max(2 * m.relaxation_percent, 10), kMaxRelaxationPercent);
-    ++m.stats.workspace_retries;
-    m.factorized = false;
-    if (LinearSolverStatus status = m.FactorizeWithRetries(message);
-        status != LinearSolverStatus::kSuccess) {
+    // The refinement did not converge: factorize the same values in double
+    // precision, and solve with those factors from now on.
+    // A kSingular here means J is singular at double-precision round-off
+    // although the single factorization did not see it.
+    ++m.stats.precision_fallbacks;
+    const Clock::time_point refactor_start = Clock::now();
+    const LinearSolverStatus status = m.FactorizeDouble(message);
+    m.stats.factorization_seconds += SecondsSince(refactor_start);
+    if (status == LinearSolverStatus::kSuccess) ++m.consecutive_fallbacks;
+    if (status != LinearSolverStatus::kSuccess) {
+      m.factorized = false;
       m.stats.solve_seconds += SecondsSince(start);
       return status;
     }
-    *rhs = m.saved_rhs;
   }
+  const LinearSolverStatus status = m.dbl->Solve(
+      rhs->data(), &m.relaxation_percent, &m.stats.workspace_retries, message);
   m.stats.solve_seconds += SecondsSince(start);
+  if (status != LinearSolverStatus::kSuccess) {
+    if (!m.dbl->factorized()) m.factorized = false;
+    return status;
+  }
   if (!rhs->allFinite()) {
     return Report(LinearSolverStatus::kSingular,
                   "MUMPS solve (JOB=3) produced non-finite entries: the matrix "
-                  "is numerically "
-                  "singular or too ill-conditioned",
+                  "is numerically singular or too ill-conditioned",
                   message);
   }
   return Report(LinearSolverStatus::kSuccess, "", message);
@@ -496,11 +843,18 @@ LinearSolverStatus MumpsSolver::Solve(Eigen::VectorXd* rhs,
 const LinearSolverStats& MumpsSolver::stats() const { return impl_->stats; }
 
 int MumpsSolver::Infog(int i) const {
-  return (i >= 1 && i <= 80) ? impl_->id.infog[i - 1] : 0;
+  const Impl& m = *impl_;
+  if (i < 1 || i > 80) return 0;
+  if (m.use_single && m.sgl) return m.sgl->infog(i);
+  if (m.dbl) return m.dbl->infog(i);
+  return m.sgl ? m.sgl->infog(i) : 0;
 }
 
 int MumpsSolver::Icntl(int i) const {
-  return (i >= 1 && i <= 60) ? impl_->id.icntl[i - 1] : 0;
+  const Impl& m = *impl_;
+  if (i < 1 || i > 60) return 0;
+  if (m.dbl) return m.dbl->icntl(i);
+  return m.sgl ? m.sgl->icntl(i) : 0;
 }
 
 }  // namespace fcsn::internal

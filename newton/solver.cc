@@ -104,6 +104,10 @@ class Solver::Impl {
   struct Run {
     const GlobalProblem* problem = nullptr;
     SolverSummary* summary = nullptr;
+    // The linear solver's mixed-precision counters when the solve started
+    // (they accumulate over the solver's lifetime).
+    int refinement_steps_at_start = 0;
+    int precision_fallbacks_at_start = 0;
     Clock::time_point start;
     Clock::time_point deadline;
     internal::ScalingData scaling;
@@ -378,41 +382,30 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     std::string message;
     LinearSolverStatus status;
     bool regularized = false;
-    {
+    const bool may_regularize = options_.singular_regularization > 0.0;
+    // Proximal term on r (SolverOptions::singular_regularization): J + delta
+    // E. delta is floored where MUMPS' null-pivot test would still fire on
+    // round-off (B is O(1)), and grown by 100 while J + delta E stays
+    // singular.
+    auto factorize_regularized = [&] {
       ScopedTimer timer(&summary.timings.factorization);
-      const bool may_regularize = options_.singular_regularization > 0.0;
-      // A J found singular at the previous iteration almost always is again
-      // (the sticking set changes slowly): go straight to the regularized
-      // matrix and save a failed factorization.
-      status = LinearSolverStatus::kSingular;
-      if (!(may_regularize && previous_singular)) {
-        status = linear_->Factorize(system_.values().data(), &message);
+      constexpr double kMinDelta = 1e-12;
+      constexpr int kMaxTries = 3;
+      double delta = std::max(
+          kMinDelta, options_.singular_regularization * std::min(1.0, merit));
+      for (int attempt = 0;
+           attempt < kMaxTries && status == LinearSolverStatus::kSingular;
+           ++attempt, delta *= 100.0) {
+        regularized_values_ = system_.values();
+        for (int slot : system_.contact_diagonal_slots())
+          regularized_values_[slot] += delta;
+        status = linear_->Factorize(regularized_values_.data(), &message);
         ++summary.factorizations;
+        ++summary.regularized_factorizations;
+        regularized = true;
       }
-      previous_singular = status == LinearSolverStatus::kSingular;
-      if (status == LinearSolverStatus::kSingular && may_regularize) {
-        // Proximal term on r (SolverOptions::singular_regularization): J +
-        // delta E. delta is floored where MUMPS' null-pivot test would still
-        // fire on round-off (B is O(1)), and grown by 100 while J + delta E
-        // stays singular.
-        constexpr double kMinDelta = 1e-12;
-        constexpr int kMaxTries = 3;
-        double delta = std::max(
-            kMinDelta, options_.singular_regularization * std::min(1.0, merit));
-        for (int attempt = 0;
-             attempt < kMaxTries && status == LinearSolverStatus::kSingular;
-             ++attempt, delta *= 100.0) {
-          regularized_values_ = system_.values();
-          for (int slot : system_.contact_diagonal_slots())
-            regularized_values_[slot] += delta;
-          status = linear_->Factorize(regularized_values_.data(), &message);
-          ++summary.factorizations;
-          ++summary.regularized_factorizations;
-          regularized = true;
-        }
-      }
-    }
-    if (status == LinearSolverStatus::kSuccess) {
+    };
+    auto solve = [&] {
       ScopedTimer timer(&summary.timings.linear_solve);
       d_ = -system_.residual();
       status = linear_->Solve(&d_, &message);
@@ -421,6 +414,30 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
         status = LinearSolverStatus::kFailure;
         message = "the Newton direction is not finite";
       }
+    };
+    {
+      ScopedTimer timer(&summary.timings.factorization);
+      // A J found singular at the previous iteration almost always is again
+      // (the sticking set changes slowly): go straight to the regularized
+      // matrix and save a failed factorization.
+      status = LinearSolverStatus::kSingular;
+      if (!(may_regularize && previous_singular)) {
+        status = linear_->Factorize(system_.values().data(), &message);
+        ++summary.factorizations;
+      }
+    }
+    previous_singular = status == LinearSolverStatus::kSingular;
+    if (status == LinearSolverStatus::kSingular && may_regularize) {
+      factorize_regularized();
+    }
+    if (status == LinearSolverStatus::kSuccess) solve();
+    // Mixed precision can find J singular only in Solve(), when its
+    // double-precision refactorization sees what the single one did not.
+    if (status == LinearSolverStatus::kSingular && may_regularize &&
+        !regularized) {
+      previous_singular = true;
+      factorize_regularized();
+      if (status == LinearSolverStatus::kSuccess) solve();
     }
     if (status != LinearSolverStatus::kSuccess) {
       summary.status = SolverStatus::kLinearSolverFailed;
@@ -635,6 +652,10 @@ void Solver::Impl::Finish(Run* run, Solution* solution) {
     summary.ordering_used = linear_->stats().ordering_used;
     summary.last_factorization_flops =
         linear_->stats().last_factorization_flops;
+    summary.refinement_steps =
+        linear_->stats().refinement_steps - run->refinement_steps_at_start;
+    summary.precision_fallbacks = linear_->stats().precision_fallbacks -
+                                  run->precision_fallbacks_at_start;
   }
 }
 
@@ -685,6 +706,10 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   } else {
     run.v = Eigen::VectorXd::Zero(n);
     run.r = Eigen::VectorXd::Zero(m);
+  }
+  if (linear_) {
+    run.refinement_steps_at_start = linear_->stats().refinement_steps;
+    run.precision_fallbacks_at_start = linear_->stats().precision_fallbacks;
   }
   if (!Prepare(problem, &run)) {
     finish_timing();

@@ -34,6 +34,11 @@ std::string SolverSummary::FullReport() const {
          std::to_string(fallbacks) + ", rho reductions " +
          std::to_string(rho_reductions) + ", ordering " +
          (ordering_used.empty() ? "-" : ordering_used) + "\n";
+  if (refinement_steps > 0 || precision_fallbacks > 0) {
+    out += "  mixed precision: refinement steps " +
+           std::to_string(refinement_steps) + ", fallbacks to double " +
+           std::to_string(precision_fallbacks) + "\n";
+  }
   out += Format(
       "  time: setup %.4f, analysis %.4f, factorization %.4f, solve %.4f,",
       timings.setup,

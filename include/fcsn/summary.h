@@ -57,7 +57,11 @@ struct SolverSummary {
       0;                   // J + delta E refactorizations after a singular J
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
-  double e_nat = 0.0;      // of the returned (v, r)
+  // FactorizationPrecision::kMixed: single-precision solves of the iterative
+  // refinement, and factorizations redone in double precision.
+  int refinement_steps = 0;
+  int precision_fallbacks = 0;
+  double e_nat = 0.0;  // of the returned (v, r)
   double e_eq = 0.0;
   double siconos_error =
       0.0;  // Siconos' gfc3d_compute_error of the returned point

@@ -54,6 +54,19 @@ inline constexpr std::array<LinearSolverType, 3> kAllLinearSolverTypes = {
     LinearSolverType::kEigenLU,
     LinearSolverType::kDense};
 
+// Arithmetic of the MUMPS factorization (LinearSolverOptions::precision).
+enum class FactorizationPrecision {
+  kDouble,  // "double": double-precision LU and solves
+  kMixed,   // "mixed": single-precision LU, solves refined in double precision
+            // (falls back to double when the refinement does not converge)
+  kAuto,    // "auto": mixed when the analysis estimates >= 1e7 flops per
+            // factorization, double below
+};
+inline constexpr std::array<FactorizationPrecision, 3>
+    kAllFactorizationPrecisions = {FactorizationPrecision::kDouble,
+                                   FactorizationPrecision::kMixed,
+                                   FactorizationPrecision::kAuto};
+
 // Fill-reducing ordering used by the sparse factorization.
 enum class Ordering {
   kMetis,   // "metis": METIS_NodeND computed by fcsn, given to MUMPS as PERM_IN
@@ -171,6 +184,17 @@ inline const char* ToString(LinearSolverType x) {
   }
   return "?";
 }
+inline const char* ToString(FactorizationPrecision x) {
+  switch (x) {
+    case FactorizationPrecision::kDouble:
+      return "double";
+    case FactorizationPrecision::kMixed:
+      return "mixed";
+    case FactorizationPrecision::kAuto:
+      return "auto";
+  }
+  return "?";
+}
 inline const char* ToString(Ordering x) {
   switch (x) {
     case Ordering::kMetis:
@@ -270,6 +294,10 @@ inline std::optional<LineSearchType> LineSearchTypeFromString(
 inline std::optional<LinearSolverType> LinearSolverTypeFromString(
     std::string_view s) {
   return FromStringIn(kAllLinearSolverTypes, s);
+}
+inline std::optional<FactorizationPrecision> FactorizationPrecisionFromString(
+    std::string_view s) {
+  return FromStringIn(kAllFactorizationPrecisions, s);
 }
 inline std::optional<Ordering> OrderingFromString(std::string_view s) {
   return FromStringIn(kAllOrderings, s);

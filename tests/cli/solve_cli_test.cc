@@ -4,6 +4,7 @@
 // solver's.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -72,6 +73,12 @@ TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {
   EXPECT_NE(bad_boost.err.find("rho.initial_boost"), std::string::npos)
       << bad_boost.err;
 
+  const RunResult bad_precision = RunFcsn(
+      "solve --precision half " + testing::SharedProblem("CubeH8.hdf5"));
+  EXPECT_EQ(bad_precision.exit_code, 2);
+  EXPECT_NE(bad_precision.err.find("--precision"), std::string::npos)
+      << bad_precision.err;
+
   const RunResult missing = RunFcsn("solve /nonexistent/file.hdf5");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("/nonexistent/file.hdf5"), std::string::npos)
@@ -97,6 +104,31 @@ TEST(SolveCliTest, RhoBoostIsReportedInJson) {
       EXPECT_LT(history.back()["rho_boost"].get<double>(), boost);
     }
   }
+}
+
+// --precision reaches the MUMPS backend: mixed refines every solve in double
+// precision and converges like double; the JSON reports both.
+TEST(SolveCliTest, PrecisionIsReportedInJson) {
+  const std::string file = testing::SharedProblem("CubeH8.hdf5");
+  int iterations[2] = {0, 0};
+  for (const int mixed : {0, 1}) {
+    const std::string precision = mixed ? "mixed" : "double";
+    const RunResult r = RunFcsn(
+        "solve --json --solver nsn --tol 1e-12 "
+        "--precision " +
+        precision + " " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json s = nlohmann::json::parse(r.out);
+    EXPECT_EQ(s["precision"].get<std::string>(), precision);
+    EXPECT_LE(s["e_nat"].get<double>(), 1e-12);
+    iterations[mixed] = s["iterations"].get<int>();
+    if (mixed) {
+      EXPECT_GE(s["refinement_steps"].get<int>(), s["iterations"].get<int>());
+    } else {
+      EXPECT_EQ(s["refinement_steps"].get<int>(), 0);
+    }
+  }
+  EXPECT_LE(std::abs(iterations[1] - iterations[0]), 1);
 }
 
 TEST(SolveCliTest, NotConvergedExitsWithOne) {

@@ -1,4 +1,5 @@
-// Conformance suite: every LinearSolver backend x every ordering must pass the
+// Conformance suite: every LinearSolver backend x every ordering (and MUMPS in
+// both factorization precisions) must pass the
 // same checks (house_style.md §7.11): correct solves on unsymmetric systems
 // with zero diagonal entries and on contact saddle-point matrices,
 // refactorization on a fixed pattern without a new analysis, singular matrices
@@ -30,7 +31,7 @@ using ::fcsn::testing::ToEigen;
 // few more digits.
 constexpr double kBackwardTolerance = 1e-12;
 
-using Param = std::tuple<LinearSolverType, Ordering>;
+using Param = std::tuple<LinearSolverType, Ordering, FactorizationPrecision>;
 
 class LinearSolverConformance : public ::testing::TestWithParam<Param> {
  protected:
@@ -38,6 +39,7 @@ class LinearSolverConformance : public ::testing::TestWithParam<Param> {
     LinearSolverOptions options;
     options.type = std::get<0>(GetParam());
     options.ordering = std::get<1>(GetParam());
+    options.precision = std::get<2>(GetParam());
     return options;
   }
   std::unique_ptr<LinearSolver> MakeSolver() const {
@@ -316,7 +318,8 @@ TEST_P(LinearSolverConformance, EmptyAndOneByOneSystems) {
 
 std::string ParamName(const ::testing::TestParamInfo<Param>& info) {
   std::string name = std::string(ToString(std::get<0>(info.param))) + "_" +
-                     ToString(std::get<1>(info.param));
+                     ToString(std::get<1>(info.param)) + "_" +
+                     ToString(std::get<2>(info.param));
   for (char& c : name) {
     if (c == '-') c = '_';
   }
@@ -327,7 +330,17 @@ INSTANTIATE_TEST_SUITE_P(
     AllBackendsAllOrderings,
     LinearSolverConformance,
     ::testing::Combine(::testing::ValuesIn(kAllLinearSolverTypes),
-                       ::testing::ValuesIn(kAllOrderings)),
+                       ::testing::ValuesIn(kAllOrderings),
+                       ::testing::Values(FactorizationPrecision::kDouble)),
+    ParamName);
+
+// Single-precision LU refined in double must meet the same contract.
+INSTANTIATE_TEST_SUITE_P(
+    MumpsMixedPrecisionAllOrderings,
+    LinearSolverConformance,
+    ::testing::Combine(::testing::Values(LinearSolverType::kMumps),
+                       ::testing::ValuesIn(kAllOrderings),
+                       ::testing::Values(FactorizationPrecision::kMixed)),
     ParamName);
 
 TEST(LinearSolverCreate, RejectsInvalidOptionsWithAMessage) {

@@ -1,11 +1,17 @@
 // MUMPS-specific checks: the ordering MUMPS really uses (INFOG(7)), the METIS
 // -> PERM_IN convention measured by fill, METIS vs AMD fill on a 3D grid,
-// control parameters, null-pivot detection and workspace retries.
+// control parameters, null-pivot detection, workspace retries, and the
+// mixed-precision factorization (single LU refined in double, with its
+// fallbacks to double precision).
 #include "linalg/mumps_solver.h"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "linalg/ordering.h"
 #include "test_matrices.h"
@@ -21,9 +27,12 @@ using ::fcsn::testing::RandomUnsymmetric;
 using ::fcsn::testing::TestSystem;
 using ::fcsn::testing::ToEigen;
 
-std::unique_ptr<MumpsSolver> MakeMumps(Ordering ordering) {
+std::unique_ptr<MumpsSolver> MakeMumps(
+    Ordering ordering,
+    FactorizationPrecision precision = FactorizationPrecision::kDouble) {
   LinearSolverOptions options;
   options.ordering = ordering;
+  options.precision = precision;
   std::string message;
   auto solver = MumpsSolver::Create(options, &message);
   EXPECT_NE(solver, nullptr) << message;
@@ -163,6 +172,7 @@ TEST(MumpsSolver, NullPivotThresholdFlagsRoundOffRankDeficiency) {
   triplets.emplace_back(40, 40, 0.0);
   const TestSystem singular = ::fcsn::testing::FromTriplets(150, triplets);
   LinearSolverOptions options;
+  options.precision = FactorizationPrecision::kDouble;
   options.null_pivot_threshold = 1e-10;
   auto solver = MumpsSolver::Create(options, nullptr);
   ASSERT_EQ(solver->Analyze(singular.pattern, nullptr),
@@ -214,6 +224,175 @@ TEST(MumpsSolver, WorkspaceShortageIsRetriedWithALargerRelaxation) {
   EXPECT_NE(message.find("ICNTL(14)"), std::string::npos) << message;
   Eigen::VectorXd y = b;
   EXPECT_EQ(no_retry->Solve(&y, nullptr), LinearSolverStatus::kNotReady);
+}
+
+// Row 40 := 0.3 * row 12 + tiny * (other entries of row 40): nonsingular
+// with a condition number of order 1 / tiny.
+TestSystem NearlyDependentRows(double tiny) {
+  const TestSystem base = RandomUnsymmetric(150, 3, 0.2, 21);
+  std::vector<std::tuple<int, int, double>> triplets;
+  for (int j = 0; j < base.pattern.n; ++j) {
+    for (int p = base.pattern.col_ptr[j]; p < base.pattern.col_ptr[j + 1];
+         ++p) {
+      const int i = base.pattern.row_index[p];
+      if (i == 40) {
+        triplets.emplace_back(40, j, tiny * base.values[p]);
+        continue;
+      }
+      triplets.emplace_back(i, j, base.values[p]);
+      if (i == 12) triplets.emplace_back(40, j, base.values[p] * 0.3);
+    }
+  }
+  return ::fcsn::testing::FromTriplets(150, triplets);
+}
+
+// Factorizes and solves one right-hand side; returns the backward error.
+double FactorizeAndSolve(MumpsSolver* solver,
+                         const TestSystem& system,
+                         unsigned seed) {
+  std::string message;
+  EXPECT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  std::srand(seed);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(system.pattern.n);
+  Eigen::VectorXd x = b;
+  EXPECT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess)
+      << message;
+  return BackwardError(ToEigen(system.pattern, system.values), x, b);
+}
+
+TEST(MumpsMixedPrecision, RefinedSolutionHasDoublePrecisionBackwardError) {
+  const TestSystem system =
+      ContactSaddlePoint(/*k=*/5, /*contacts=*/20, /*state_seed=*/1);
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+  const double error = FactorizeAndSolve(solver.get(), system, 8);
+  // LinearSolverOptions::refinement_tolerance, measured the same way.
+  EXPECT_LE(error, LinearSolverOptions().refinement_tolerance);
+  // One single-precision solve cannot reach 1e-14: the refinement ran.
+  EXPECT_GE(solver->stats().refinement_steps, 2);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 0);
+}
+
+TEST(MumpsMixedPrecision, IllConditionedMatrixFallsBackToDouble) {
+  // cond ~ 1e9: a single-precision LU (eps 6e-8) is no preconditioner, the
+  // refinement stalls, and the double factorization takes over.
+  const TestSystem system = NearlyDependentRows(1e-9);
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+  const double error = FactorizeAndSolve(solver.get(), system, 9);
+  EXPECT_LE(error, 1e-12);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 1);
+  // A well-conditioned matrix on the same pattern goes back to single.
+  const TestSystem easy = NearlyDependentRows(1.0);
+  std::string message;
+  ASSERT_EQ(solver->Factorize(easy.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(easy.pattern.n);
+  ASSERT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 1);
+  EXPECT_LE(BackwardError(ToEigen(easy.pattern, easy.values),
+                          x,
+                          Eigen::VectorXd::Ones(easy.pattern.n)),
+            LinearSolverOptions().refinement_tolerance);
+}
+
+TEST(MumpsMixedPrecision, RepeatedFallbacksStayInDoubleUntilReanalysis) {
+  const TestSystem hard = NearlyDependentRows(1e-9);
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+  std::string message;
+  ASSERT_EQ(solver->Analyze(hard.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  for (int k = 0; k < 4; ++k) {
+    ASSERT_EQ(solver->Factorize(hard.values.data(), &message),
+              LinearSolverStatus::kSuccess);
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(hard.pattern.n);
+    ASSERT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess);
+  }
+  // Two fallbacks, then double precision directly: no more refinement.
+  EXPECT_EQ(solver->stats().precision_fallbacks, 2);
+  const int steps = solver->stats().refinement_steps;
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(hard.pattern.n);
+  ASSERT_EQ(solver->Factorize(hard.values.data(), &message),
+            LinearSolverStatus::kSuccess);
+  ASSERT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().refinement_steps, steps);
+  // A new analysis starts in single precision again.
+  const TestSystem easy = NearlyDependentRows(1.0);
+  FactorizeAndSolve(solver.get(), easy, 3);
+  EXPECT_GT(solver->stats().refinement_steps, steps);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 2);
+}
+
+TEST(MumpsMixedPrecision, ValuesOutsideTheFloatRangeUseDouble) {
+  for (double scale : {1e40, 1e-40}) {
+    TestSystem system = RandomUnsymmetric(120, 3, 0.2, 5);
+    for (double& value : system.values) value *= scale;
+    auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+    EXPECT_LE(FactorizeAndSolve(solver.get(), system, 2), 1e-12) << scale;
+    EXPECT_EQ(solver->stats().precision_fallbacks, 1) << scale;
+    EXPECT_EQ(solver->stats().refinement_steps, 0) << scale;
+  }
+}
+
+TEST(MumpsMixedPrecision, SingularMatrixIsReportedNeverSolved) {
+  // Exactly dependent rows: singular in both arithmetics. Either phase may
+  // report it (the single factorization sees round-off, not zero), but never
+  // a "solution".
+  const TestSystem singular = NearlyDependentRows(0.0);
+  LinearSolverOptions options;
+  options.precision = FactorizationPrecision::kMixed;
+  options.null_pivot_threshold = 1e-10;
+  auto solver = MumpsSolver::Create(options, nullptr);
+  std::string message;
+  ASSERT_EQ(solver->Analyze(singular.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  LinearSolverStatus status =
+      solver->Factorize(singular.values.data(), &message);
+  if (status == LinearSolverStatus::kSuccess) {
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(singular.pattern.n);
+    status = solver->Solve(&x, &message);
+  }
+  EXPECT_EQ(status, LinearSolverStatus::kSingular) << message;
+  EXPECT_FALSE(message.empty());
+}
+
+TEST(MumpsMixedPrecision, AutoChoosesSingleOnlyForLargeFactorizations) {
+  // Small: the analysis estimates far below 1e7 flops, double precision.
+  auto small = MakeMumps(Ordering::kMetis, FactorizationPrecision::kAuto);
+  const TestSystem few = RandomUnsymmetric(120, 3, 0.2, 5);
+  EXPECT_LE(FactorizeAndSolve(small.get(), few, 1), 1e-12);
+  EXPECT_LT(small->stats().estimated_flops, 1e7);
+  EXPECT_EQ(small->stats().refinement_steps, 0);
+  // A 3D grid of 22^3 unknowns: above the threshold, refined single.
+  auto large = MakeMumps(Ordering::kMetis, FactorizationPrecision::kAuto);
+  const TestSystem grid = Laplacian3D(22);
+  EXPECT_LE(FactorizeAndSolve(large.get(), grid, 2),
+            LinearSolverOptions().refinement_tolerance);
+  EXPECT_GE(large->stats().estimated_flops, 1e7);
+  EXPECT_GT(large->stats().refinement_steps, 0);
+  EXPECT_EQ(large->stats().precision_fallbacks, 0);
+}
+
+TEST(MumpsMixedPrecision, RefinementOptionsAreValidated) {
+  LinearSolverOptions options;
+  options.refinement_tolerance = 1e-20;
+  EXPECT_NE(options.Validate().find("refinement_tolerance"), std::string::npos);
+  options.refinement_tolerance = std::nan("");
+  EXPECT_NE(options.Validate().find("refinement_tolerance"), std::string::npos);
+  options = LinearSolverOptions();
+  options.max_refinement_steps = 0;
+  EXPECT_NE(options.Validate().find("max_refinement_steps"), std::string::npos);
+  std::string message;
+  EXPECT_EQ(MumpsSolver::Create(options, &message), nullptr);
+  EXPECT_NE(message.find("max_refinement_steps"), std::string::npos);
+  for (FactorizationPrecision p : kAllFactorizationPrecisions) {
+    EXPECT_EQ(FactorizationPrecisionFromString(ToString(p)), p);
+  }
+  EXPECT_FALSE(FactorizationPrecisionFromString("quad").has_value());
 }
 
 }  // namespace
