@@ -1,11 +1,15 @@
 // newton/rho.h: per-contact scaling rho and the free velocity norm ||q_free||
 // (formulations.md §5, §9.1), both from one sparse factorization of M.
 //
-//   W_aa = H_a^T M^-1 H_a   (3 x 3 diagonal block of the Delassus operator W =
-//   H^T M^-1 H) kExactDelassus:      rho_a = factor / lambda_max(W_aa) (rho_N =
-//   rho_T1 = rho_T2) kSplitExactDelassus: rho_N = factor / W_NN, rho_T = factor
-//   / lambda_max(W_TT) kDiagonalEstimate:   as kExactDelassus with M^-1
-//   replaced by diag(M)^-1 (one pass over H) kConstant:           rho = value
+//   W_aa = H_a^T M^-1 H_a  (3 x 3 diagonal block of the Delassus operator
+//                           W = H^T M^-1 H)
+//   kExactDelassus:       rho_a = factor / lambda_max(W_aa)
+//                         (rho_N = rho_T1 = rho_T2)
+//   kSplitExactDelassus:  rho_N = factor / W_NN,
+//                         rho_T = factor / lambda_max(W_TT)
+//   kDiagonalEstimate:    as kExactDelassus with M^-1 replaced by diag(M)^-1
+//                         (one pass over H)
+//   kConstant:            rho = value
 //   q_free = H^T M^-1 f + w
 //
 // Why this rho: s = r - rho u must add quantities of one unit; rho ~ 1/||W_aa||

@@ -14,9 +14,12 @@ for r in rows:
     at[(r["problem"], r["solver"], r["tol"])] = r   # later files override earlier ones
 limit = 30.0  # --time-limit of the wall runs; a skipped row counts at it
 problems = sorted({r["problem"] for r in rows})
-solvers = [s for s in ["sic-nsn-jm", "sic-nsn-ac", "sic-nsgs-wr", "sic-admm",
-                       "fcsn-nsn-ac", "fcsn-nsn-jm", "fcsn-default"]
-           if any(r["solver"] == s for r in rows)]
+known = ["sic-nsn-jm", "sic-nsn-ac", "sic-nsgs-wr", "sic-admm",
+         "fcsn-nsn-ac", "fcsn-nsn-jm", "fcsn-default"]
+# Siconos runs asked for a tighter own tolerance carry a suffix ("sic-nsn-ac@tol*0.01").
+found = sorted({r["solver"] for r in rows})
+solvers = ([s for s in found if s.startswith("sic-") and s not in known] +
+           [s for s in known if s in found])
 tols = sorted({r["tol"] for r in rows}, key=float, reverse=True)
 
 def fnum(x):
