@@ -449,18 +449,6 @@ struct MumpsSolver::Impl {
   explicit Impl(const LinearSolverOptions& o)
       : options(o), relaxation_percent(o.workspace_relaxation_percent) {}
 
-  // Whether a single-precision instance is created (kMixed, kAuto).
-  bool may_use_single() const {
-    switch (options.precision) {
-      case FactorizationPrecision::kDouble:
-        return false;
-      case FactorizationPrecision::kMixed:
-      case FactorizationPrecision::kAuto:
-        return true;
-    }
-    return false;
-  }
-
   // Shared body of Analyze() and AnalyzeWithOrdering(); `position` is null
   // unless the caller gives the ordering.
   LinearSolverStatus Analyze(const SparsityPattern& p,
@@ -576,30 +564,42 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
     given_is_metis = true;
   }
 
-  // The instance that factorizes first: single in mixed and auto mode, else
-  // double. A double instance left from a fallback on the previous pattern is
-  // dropped; EnsureDouble() analyses a new one when needed. In auto mode a
-  // factorization estimated below kAutoMixedMinFlops stays in double.
+  // kDouble analyses the double instance, kMixed the single one (a double
+  // instance left from a fallback on the previous pattern is dropped;
+  // EnsureDouble() analyses a new one when needed). kAuto analyses the double
+  // instance, and the single one too when the estimate reaches
+  // kAutoMixedMinFlops: small systems pay one analysis, large ones a second
+  // symbolic pass with the same ordering (and have the double instance ready
+  // for fallbacks).
   LinearSolverStatus status;
   int infog7 = 0;
-  single_enabled = may_use_single();
-  if (single_enabled) {
-    dbl.reset();
-    status = sgl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
-    infog7 = sgl->infog(7);
-    stats.estimated_factor_entries = MumpsCount(sgl->infog(20));
-    stats.estimated_flops = sgl->rinfog(1);
-    if (status == LinearSolverStatus::kSuccess &&
-        options.precision == FactorizationPrecision::kAuto &&
-        stats.estimated_flops < kAutoMixedMinFlops) {
-      single_enabled = false;
-      status = EnsureDouble(message);
-    }
-  } else {
-    status = dbl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
-    infog7 = dbl->infog(7);
-    stats.estimated_factor_entries = MumpsCount(dbl->infog(20));
-    stats.estimated_flops = dbl->rinfog(1);
+  switch (options.precision) {
+    case FactorizationPrecision::kMixed:
+      dbl.reset();
+      status = sgl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
+      infog7 = sgl->infog(7);
+      stats.estimated_factor_entries = MumpsCount(sgl->infog(20));
+      stats.estimated_flops = sgl->rinfog(1);
+      single_enabled = true;
+      break;
+    case FactorizationPrecision::kDouble:
+    case FactorizationPrecision::kAuto:
+      status = dbl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
+      infog7 = dbl->infog(7);
+      stats.estimated_factor_entries = MumpsCount(dbl->infog(20));
+      stats.estimated_flops = dbl->rinfog(1);
+      single_enabled = options.precision == FactorizationPrecision::kAuto &&
+                       status == LinearSolverStatus::kSuccess &&
+                       stats.estimated_flops >= kAutoMixedMinFlops;
+      if (single_enabled && !sgl) {
+        auto instance = std::make_unique<Instance<float>>();
+        status = instance->Init(options, message);
+        if (status == LinearSolverStatus::kSuccess) sgl = std::move(instance);
+      }
+      if (single_enabled && sgl) {
+        status = sgl->Analyze(n, &irn, &jcn, &perm_in, icntl7, message);
+      }
+      break;
   }
   stats.analysis_seconds += SecondsSince(start);
   if (status != LinearSolverStatus::kSuccess) return status;
@@ -738,7 +738,7 @@ std::unique_ptr<MumpsSolver> MumpsSolver::Create(
   // The instance that factorizes first (JOB = -1 now, so that an unusable
   // MUMPS is reported at creation): single in mixed mode, else double.
   LinearSolverStatus status;
-  if (impl->may_use_single()) {
+  if (options.precision == FactorizationPrecision::kMixed) {
     impl->sgl = std::make_unique<Instance<float>>();
     status = impl->sgl->Init(options, message);
   } else {
