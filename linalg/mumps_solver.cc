@@ -294,13 +294,10 @@ class Instance {
       Call(kJobFactorize);
       const int info1 = InfogOf(id_, 1);
       if (info1 >= 0) break;
-      if (!IsWorkspaceError(info1) ||
-          attempt >= options_.max_workspace_retries) {
+      if (!EnlargeWorkspace(
+              info1, attempt, relaxation_percent, workspace_retries)) {
         return Error(Phase::kFactorization, message);
       }
-      *relaxation_percent = std::min(std::max(2 * *relaxation_percent, 10),
-                                     kMaxRelaxationPercent);
-      ++*workspace_retries;
     }
     if (options_.detect_null_pivots && InfogOf(id_, 28) > 0) {
       return linalg_detail::Report(
@@ -329,13 +326,10 @@ class Instance {
       Call(kJobSolve);
       const int info1 = InfogOf(id_, 1);
       if (info1 >= 0) break;
-      if (!IsWorkspaceError(info1) ||
-          attempt >= options_.max_workspace_retries) {
+      if (!EnlargeWorkspace(
+              info1, attempt, relaxation_percent, workspace_retries)) {
         return Error(Phase::kSolve, message);
       }
-      *relaxation_percent = std::min(std::max(2 * *relaxation_percent, 10),
-                                     kMaxRelaxationPercent);
-      ++*workspace_retries;
       const std::vector<Real> values = values_;
       if (LinearSolverStatus status = Factorize(
               values.data(), relaxation_percent, workspace_retries, message);
@@ -358,6 +352,22 @@ class Instance {
   void Call(int job) {
     id_.job = job;
     Arithmetic<Real>::Run(&id_);
+  }
+
+  // After INFO(1) = info1 < 0 at retry `attempt`: true, with the ICNTL(14)
+  // relaxation doubled, when a larger workspace may cure the failure and
+  // retries are left.
+  bool EnlargeWorkspace(int info1,
+                        int attempt,
+                        int* relaxation_percent,
+                        int* workspace_retries) const {
+    if (!IsWorkspaceError(info1) || attempt >= options_.max_workspace_retries) {
+      return false;
+    }
+    *relaxation_percent =
+        std::min(std::max(2 * *relaxation_percent, 10), kMaxRelaxationPercent);
+    ++*workspace_retries;
+    return true;
   }
 
   LinearSolverStatus Error(Phase phase, std::string* message) const {
