@@ -8,8 +8,8 @@
 # SkylakeX (Intel AVX-512F+BW), else Haswell (AVX2+FMA). The choice is exported, so it applies
 # to every process started afterwards (fcsn and, in the benchmarks, Siconos alike).
 if [[ -z "${OPENBLAS_CORETYPE:-}" && -r /proc/cpuinfo ]]; then
-  fcsn_cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
-  fcsn_cpu_vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ')
+  fcsn_cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2 || true) "
+  fcsn_cpu_vendor=$(grep -m1 '^vendor_id' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
   if [[ $fcsn_cpu_vendor == GenuineIntel && $fcsn_cpu_flags == *" avx512f "* &&
         $fcsn_cpu_flags == *" avx512bw "* ]]; then
     export OPENBLAS_CORETYPE=SkylakeX
