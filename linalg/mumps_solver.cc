@@ -252,8 +252,8 @@ class Instance {
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
-  // JOB = 1 on the 1-based coordinates irn/jcn; `perm_in` (1-based pivot
-  // positions) is used with ICNTL(7) = 1, otherwise ICNTL(7) = icntl7.
+  // Analysis (JOB = 1) on the 1-based coordinates irn/jcn; `perm_in` (1-based
+  // pivot positions) is used with ICNTL(7) = 1, otherwise ICNTL(7) = icntl7.
   LinearSolverStatus Analyze(int n,
                              std::vector<int>* irn,
                              std::vector<int>* jcn,
@@ -279,8 +279,9 @@ class Instance {
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
-  // JOB = 2 on `values` (pattern order), with workspace retries; null pivots
-  // (ICNTL(24)) are reported as kSingular and the factors not used.
+  // Numeric factorization (JOB = 2) of `values` (pattern order), with
+  // workspace retries; null pivots (ICNTL(24)) are reported as kSingular and
+  // the factors not used.
   LinearSolverStatus Factorize(const Real* values,
                                int* relaxation_percent,
                                int* workspace_retries,
@@ -311,7 +312,7 @@ class Instance {
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
-  // JOB = 3 in place on rhs (n entries). A workspace shortage enlarges
+  // Solve (JOB = 3) in place on rhs (n entries). A workspace shortage enlarges
   // ICNTL(14), refactorizes the same values and solves again.
   LinearSolverStatus Solve(Real* rhs,
                            int* relaxation_percent,
