@@ -440,16 +440,24 @@ class Instance {
   std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
 };
 
-// True when every nonzero of `values` is a normal single-precision number, so
-// that the cast to float loses only relative precision (no overflow, no
-// flush of tiny entries to zero).
+// True when the cast of `values` to float loses only relative precision at
+// the level of single-precision rounding of the matrix: no entry overflows,
+// and an entry below the smallest normal float (flushed towards zero by the
+// cast) is at most FLT_EPSILON times the largest one, a normwise perturbation
+// no larger than the cast's own rounding, which the refinement in double
+// removes. (LMGC90 files carry 1e-38-level round-off entries in H.)
 bool FitsInFloat(const std::vector<double>& values) {
+  double largest = 0.0;
   for (double x : values) {
     const double a = std::abs(x);
-    if (a != 0.0 && !(a >= std::numeric_limits<float>::min() &&
-                      a <= std::numeric_limits<float>::max())) {
+    if (!(a <= std::numeric_limits<float>::max())) return false;
+    largest = std::max(largest, a);
+  }
+  const double negligible = std::numeric_limits<float>::epsilon() * largest;
+  for (double x : values) {
+    const double a = std::abs(x);
+    if (a != 0.0 && a < std::numeric_limits<float>::min() && a > negligible)
       return false;
-    }
   }
   return true;
 }

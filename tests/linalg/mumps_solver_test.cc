@@ -338,6 +338,19 @@ TEST(MumpsMixedPrecision, ValuesOutsideTheFloatRangeUseDouble) {
   }
 }
 
+// Entries below the float range that are negligible next to the others (the
+// 1e-38 round-off of LMGC90 files, or an equilibrated Newton system) do not
+// force double precision: flushing them is below the cast's own rounding.
+TEST(MumpsMixedPrecision, NegligibleTinyEntriesStayInSingle) {
+  TestSystem system = RandomUnsymmetric(120, 3, 0.2, 5);
+  for (size_t k = 0; k < system.values.size(); k += 7) system.values[k] = 4e-41;
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+  EXPECT_LE(FactorizeAndSolve(solver.get(), system, 2),
+            LinearSolverOptions().refinement_tolerance);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 0);
+  EXPECT_GE(solver->stats().refinement_steps, 1);
+}
+
 TEST(MumpsMixedPrecision, SingularMatrixIsReportedNeverSolved) {
   // Exactly dependent rows: singular in both arithmetics. Either phase may
   // report it (the single factorization sees round-off, not zero), but never
