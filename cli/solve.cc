@@ -103,8 +103,11 @@ nlohmann::json HistoryJson(const SolverSummary& summary) {
   for (const IterationRecord& h : summary.history) {
     history.push_back({{"phase", h.phase},
                        {"iteration", h.iteration},
-                       {"e_nat", h.e_nat},
+                       {"e_cone", h.e_cone},
+                       {"e_dual", h.e_dual},
+                       {"e_comp", h.e_comp},
                        {"e_eq", h.e_eq},
+                       {"e_nat", h.e_nat},
                        {"merit", h.merit},
                        {"step_length", h.step_length},
                        {"line_search_trials", h.line_search_trials},
@@ -141,8 +144,12 @@ nlohmann::json SummaryJson(const std::string& file,
       {"iterations", s.iterations},
       {"nsgs_sweeps", s.nsgs_sweeps},
       {"line_search_trials", s.line_search_trials},
-      {"e_nat", s.e_nat},
+      {"error", s.WorstError()},
+      {"e_cone", s.e_cone},
+      {"e_dual", s.e_dual},
+      {"e_comp", s.e_comp},
       {"e_eq", s.e_eq},
+      {"e_nat", s.e_nat},
       {"siconos_error", s.siconos_error},
       {"time_s", s.timings.total},
       {"analyses", s.analyses},
@@ -182,8 +189,8 @@ void RunSolve(const SolveArgs& args) {
                 "status",
                 "iter",
                 "sweeps",
+                "error",
                 "e_nat",
-                "e_eq",
                 "time_s");
   }
   Solver solver(options);
@@ -218,8 +225,8 @@ void RunSolve(const SolveArgs& args) {
                   ToString(summary.status),
                   summary.iterations,
                   summary.nsgs_sweeps,
+                  summary.WorstError(),
                   summary.e_nat,
-                  summary.e_eq,
                   summary.timings.total);
     } else {
       std::cout << file << ": n = " << problem.n() << ", m = " << problem.m()
@@ -260,7 +267,9 @@ void RegisterSolveCommand(CLI::App& app) {
                    args->formulation,
                    "Residual driven to zero: " + NamesOf(kAllFormulations))
       ->capture_default_str();
-  command->add_option("--tol", args->tol, "Tolerance on e_nat and e_eq")
+  command
+      ->add_option(
+          "--tol", args->tol, "Tolerance on max(e_cone, e_dual, e_comp, e_eq)")
       ->capture_default_str();
   command->add_option("--max-iter", args->max_iter, "Maximum Newton iterations")
       ->capture_default_str();
@@ -322,7 +331,8 @@ void RegisterSolveCommand(CLI::App& app) {
   command->add_flag(
       "--json",
       args->json,
-      "One JSON object per file (file, n, m, nc, status, e_nat, ..., history)");
+      "One JSON object per file (file, n, m, nc, status, error, e_cone, "
+      "..., history)");
   command->add_flag(
       "--no-history", args->no_history, "Leave the history out of --json");
   command->add_option(

@@ -151,6 +151,21 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
   B_.assign(nc, Eigen::Matrix3d::Zero());
 }
 
+void NewtonSystem::ScaledValues(double row_eq,
+                                double row_contact,
+                                double column_v,
+                                double column_r,
+                                std::vector<double>* scaled) const {
+  scaled->resize(values_.size());
+  for (int j = 0; j < pattern_.n; ++j) {
+    const double column = j < n_ ? column_v : column_r;
+    for (int p = pattern_.col_ptr[j]; p < pattern_.col_ptr[j + 1]; ++p) {
+      const double row = pattern_.row_index[p] < n_ ? row_eq : row_contact;
+      (*scaled)[p] = values_[p] * (row * column);
+    }
+  }
+}
+
 void NewtonSystem::Multiply(const Eigen::VectorXd& x,
                             Eigen::VectorXd* y) const {
   y->setZero(pattern_.n);

@@ -57,6 +57,16 @@ class NewtonSystem {
                 const Eigen::VectorXd& r,
                 bool with_jacobian);
 
+  // Values of D J C, the matrix equilibrated by units: rows scaled by row_eq
+  // (equilibrium) or row_contact, columns by column_v (v) or column_r (r).
+  // Solving (D J C) y = -D G and taking d = C y gives the Newton step of J,
+  // independent of the units of M, f, H and w when D and C carry those units.
+  void ScaledValues(double row_eq,
+                    double row_contact,
+                    double column_v,
+                    double column_r,
+                    std::vector<double>* scaled) const;
+
   // y = J x with the current values (e.g. the slope of the merit along an
   // inexact direction).
   void Multiply(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;

@@ -13,7 +13,7 @@
 namespace fcsn::internal {
 namespace {
 
-// A true-error check triggered by the cheap error that finds e_nat or e_eq
+// A true-error check triggered by the cheap error that finds the criterion
 // above tol divides the working tolerance by this factor.
 constexpr double kWorkingToleranceReduction = 10.0;
 
@@ -126,27 +126,34 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
   // True error at the current r; false if the recovery or the errors are not
   // finite.
   bool checked_current = false;
+  bool aborted = false;  // the callback asked to stop
   auto check = [&](int sweep) {
     ++result.error_checks;
     checked_current = true;
     if (!delassus_.RecoverVelocity(problem, *r, v)) {
-      result.e_nat = result.e_eq = std::numeric_limits<double>::quiet_NaN();
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      result.errors.e_cone = result.errors.e_dual = nan;
+      result.errors.e_comp = result.errors.e_eq = result.errors.e_nat = nan;
       return false;
     }
-    const ErrorMeasures errors =
+    result.errors =
         ComputeErrorMeasures(problem, *v, *r, delassus_.q_free_norm());
-    result.e_nat = errors.e_nat;
-    result.e_eq = errors.e_eq;
-    if (on_check) on_check(sweep, result.e_nat, result.e_eq);
-    return std::isfinite(result.e_nat) && std::isfinite(result.e_eq);
+    if (on_check && !on_check(sweep, result.errors)) aborted = true;
+    return std::isfinite(result.errors.Worst());
   };
-  auto converged = [&]() { return result.e_nat <= tol && result.e_eq <= tol; };
+  auto converged = [&]() { return result.errors.Converged(tol); };
+  auto abort = [&]() {
+    result.status = SolverStatus::kAborted;
+    result.message = "NSGS: aborted by the iteration callback";
+    return result;
+  };
 
   if (!check(0)) {
     result.status = SolverStatus::kNumericalIssue;
     result.message = "NSGS: non-finite error at the starting point";
     return result;
   }
+  if (aborted) return abort();
   if (converged()) {
     result.status = SolverStatus::kConverged;
     result.message = "NSGS: the starting point meets the tolerance";
@@ -187,6 +194,7 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
           "NSGS: non-finite error after sweep " + std::to_string(sweep);
       return result;
     }
+    if (aborted) return abort();
     if (converged()) {
       result.status = SolverStatus::kConverged;
       result.message =
@@ -205,6 +213,8 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
     result.status = SolverStatus::kNumericalIssue;
     result.message =
         "NSGS: non-finite error after sweep " + std::to_string(result.sweeps);
+  } else if (aborted) {
+    return abort();
   } else if (converged()) {
     result.status = SolverStatus::kConverged;
     result.message =

@@ -15,16 +15,17 @@
 // self-adaptive FP-VI-UPK step, which is carried over from sweep to sweep.
 //
 // Stopping. After each sweep the cheap error ||r_{k+1} - r_k|| / ||r_{k+1}|| is
-// formed. The true error (e_nat, e_eq of fcsn/error_measures.h at v = M^-1 (H r
-// + f), formulations.md §9.1) is computed every `error_check_frequency` sweeps,
-// when the cheap error falls below a working tolerance (initially tol), and at
-// the last sweep. The run ends converged when e_nat <= tol && e_eq <= tol. If a
+// formed. The true error (the measures of fcsn/error_measures.h at
+// v = M^-1 (H r + f), formulations.md §9.1) is computed every
+// `error_check_frequency` sweeps, when the cheap error falls below a working
+// tolerance (initially tol), and at the last sweep. The run ends converged when
+// the criterion max(e_cone, e_dual, e_comp, e_eq) <= tol holds. If a
 // check triggered by the cheap error finds the true error above tol, the
 // working tolerance is divided by 10, so that later checks come only after more
 // progress. Other ends: max_sweeps (kMaxIterations), the deadline (kTimeLimit,
 // checked before each sweep), r unchanged over 10 sweeps with the error still
 // above tol (kStalled), a non-finite error (kNumericalIssue). The returned v
-// always belongs to the returned r, and e_nat, e_eq are those of (r, v).
+// always belongs to the returned r, and `errors` are those of (r, v).
 //
 // The sweep loop does not allocate: NsgsSolver allocates its workspace once in
 // the constructor. Error checks call fcsn::ComputeErrorMeasures and one solve
@@ -46,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "fcsn/error_measures.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
@@ -60,15 +62,15 @@ struct NsgsResult {
   int sweeps = 0;          // sweeps done in this run
   int error_checks = 0;    // true-error evaluations
   int local_discards = 0;  // local results rejected by keep-or-discard
-  double e_nat = 0.0;      // of the returned (r, v)
-  double e_eq = 0.0;
+  ErrorMeasures errors;    // of the returned (r, v)
   // ||r_{k+1} - r_k|| / ||r_{k+1}|| of the last sweep.
   double cheap_error = 0.0;
 };
 
-// Called after each true-error check.
+// Called after each true-error check; returning false stops the run with
+// SolverStatus::kAborted.
 using NsgsCheckCallback =
-    std::function<void(int sweep, double e_nat, double e_eq)>;
+    std::function<bool(int sweep, const ErrorMeasures& errors)>;
 
 // NSGS with a kept workspace: per-contact rho (AC) and the self-adaptive
 // FP-VI-UPK steps survive between Run() calls (hybrid warm starts and
@@ -78,7 +80,7 @@ class NsgsSolver {
   explicit NsgsSolver(const Delassus& delassus);
 
   // r (size m) is the starting point and the result; v (size n) receives M^-1
-  // (H r + f). Runs until e_nat <= tol && e_eq <= tol, max_sweeps sweeps, or
+  // (H r + f). Runs until errors.Converged(tol), max_sweeps sweeps, or
   // the deadline. A non-finite or wrongly sized r is replaced by 0.
   NsgsResult Run(const GlobalProblem& problem,
                  const NsgsOptions& options,

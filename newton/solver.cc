@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <exception>
 #include <limits>
@@ -28,6 +29,13 @@ double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// %.3e of x, for messages.
+std::string FormatNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3e", x);
+  return text;
+}
+
 // Adds the wall time of its scope to *accumulator.
 class ScopedTimer {
  public:
@@ -42,33 +50,106 @@ class ScopedTimer {
   Clock::time_point start_;
 };
 
-// Contact statuses of r for the history. A contact is take-off when r_N <= 0 or
-// ||r_a|| is at round-off level relative to the largest reaction, slip when
+// Contact status of r_a: take-off when r_N <= 0 or ||r_a|| is at round-off
+// level relative to the largest reaction (largest = max_b ||r_b||), slip when
 // ||r_T|| is within a relative 1e-9 of mu r_N (on the cone boundary), stick
 // otherwise.
-void CountStatuses(const Eigen::VectorXd& mu,
-                   const Eigen::VectorXd& r,
-                   IterationRecord* record) {
+enum class ContactState : char { kTakeOff, kStick, kSlip };
+
+ContactState ClassifyContact(double mu,
+                             const Eigen::Vector3d& r_a,
+                             double largest) {
   constexpr double kZeroFraction =
       1e-14;  // ||r_a|| below this fraction of max ||r_b||: r_a = 0
   constexpr double kBoundaryFraction =
       1e-9;  // relative distance to the cone boundary for "slip"
-  double largest = 0.0;
+  const double rN = r_a[0];
+  const double rT = r_a.tail<2>().norm();
+  if (rN <= 0.0 || r_a.norm() <= kZeroFraction * largest)
+    return ContactState::kTakeOff;
+  if (rT < (1.0 - kBoundaryFraction) * mu * rN) return ContactState::kStick;
+  return ContactState::kSlip;
+}
+
+// Contact statuses of r into *states (nc entries) and their counts into the
+// record.
+void ClassifyContacts(const Eigen::VectorXd& mu,
+                      const Eigen::VectorXd& r,
+                      std::vector<ContactState>* states,
+                      IterationRecord* record) {
   const int nc = static_cast<int>(mu.size());
+  double largest = 0.0;
   for (int a = 0; a < nc; ++a)
     largest = std::max(largest, r.segment<3>(3 * a).norm());
+  states->resize(nc);
   record->take_off = record->stick = record->slip = 0;
   for (int a = 0; a < nc; ++a) {
-    const double rN = r[3 * a];
-    const double rT = r.segment<2>(3 * a + 1).norm();
-    if (rN <= 0.0 || r.segment<3>(3 * a).norm() <= kZeroFraction * largest) {
-      ++record->take_off;
-    } else if (rT < (1.0 - kBoundaryFraction) * mu[a] * rN) {
-      ++record->stick;
-    } else {
-      ++record->slip;
+    (*states)[a] = ClassifyContact(mu[a], r.segment<3>(3 * a), largest);
+    switch ((*states)[a]) {
+      case ContactState::kTakeOff:
+        ++record->take_off;
+        break;
+      case ContactState::kStick:
+        ++record->stick;
+        break;
+      case ContactState::kSlip:
+        ++record->slip;
+        break;
     }
   }
+}
+
+// Detects Newton's round-off floor (SolverStatus::kRoundOffLimit): full steps
+// (alpha = 1) that keep every contact state and fail to halve the least worst
+// measure seen on that set of states, kWindow times in a row. With the states
+// fixed the semismooth residual is one smooth piece, on which Newton converges
+// quadratically near a solution; repeated failure to halve the error there
+// means rounding, not the method, sets it.
+class RoundOffWatch {
+ public:
+  // Feeds one iterate; true when the floor is reached.
+  bool Update(const std::vector<ContactState>& states,
+              double alpha,
+              double worst) {
+    const bool same_piece = alpha == 1.0 && states == previous_;
+    previous_ = states;
+    if (!same_piece || !std::isfinite(worst)) {
+      least_ = worst;
+      stalls_ = 0;
+      return false;
+    }
+    stalls_ = worst < 0.5 * least_ ? 0 : stalls_ + 1;
+    least_ = std::min(least_, worst);
+    return stalls_ >= kWindow && least_ <= kCeiling;
+  }
+  void Reset() {
+    previous_.clear();
+    stalls_ = 0;
+  }
+  // Least worst measure on the current set of states: the floor estimate.
+  double floor() const { return least_; }
+
+ private:
+  // Three non-halving full steps: one can be an unlucky rounding, three in a
+  // row on one smooth piece cannot be quadratic convergence.
+  static constexpr int kWindow = 3;
+  // A floor above sqrt(eps) would need a Newton system conditioned worse than
+  // 1/sqrt(eps); a plateau that high is reported as a stall (or the budgets),
+  // never as round-off.
+  static constexpr double kCeiling = 1.4901161193847656e-08;  // sqrt(2^-52)
+  std::vector<ContactState> previous_;
+  double least_ = std::numeric_limits<double>::infinity();
+  int stalls_ = 0;
+};
+
+// The error measures of fcsn/error_measures.h into a record or a summary.
+template <typename Target>
+void CopyMeasures(const ErrorMeasures& errors, Target* target) {
+  target->e_cone = errors.e_cone;
+  target->e_dual = errors.e_dual;
+  target->e_comp = errors.e_comp;
+  target->e_eq = errors.e_eq;
+  target->e_nat = errors.e_nat;
 }
 
 }  // namespace
@@ -113,7 +194,11 @@ class Solver::Impl {
     internal::ScalingData scaling;
     double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
     double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
-    Eigen::VectorXd v, r;         // current iterate
+    // Column scales C of the Newton system (NewtonSystem::ScaledValues): a
+    // velocity for v, an impulse for r.
+    double column_v = 1.0;
+    double column_r = 1.0;
+    Eigen::VectorXd v, r;  // current iterate
     Eigen::VectorXd best_v, best_r;
     double best_score = std::numeric_limits<double>::infinity();
     bool aborted = false;
@@ -121,6 +206,8 @@ class Solver::Impl {
     bool delassus_ready = false;  // delassus_ holds this problem's W
     double rho_boost = 1.0;       // RhoOptions::initial_boost, then reduced
     Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
+    // Contact states of the last recorded iterate (Record()).
+    std::vector<ContactState> states;
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
@@ -135,14 +222,13 @@ class Solver::Impl {
                     int max_sweeps,
                     internal::NsgsResult* result);
   void RunHybrid(Run* run);
-  // Records an iterate's errors; returns its ErrorMeasures and updates the best
-  // iterate.
-  ErrorMeasures Record(Run* run,
-                       const char* phase,
-                       int iteration,
-                       double merit,
-                       double alpha,
-                       int trials);
+  // The error measures of (run->v, run->r), timed.
+  ErrorMeasures Measure(Run* run);
+  // Records the iterate (run->v, run->r) whose measures are `errors`: fills the
+  // record's measures, time and contact counts (states into run->states),
+  // keeps the best iterate, calls the callback (run->aborted) and appends the
+  // record to the history.
+  void Record(Run* run, IterationRecord record, const ErrorMeasures& errors);
   void Finish(Run* run, Solution* solution);
 
   SolverOptions options_;
@@ -155,7 +241,7 @@ class Solver::Impl {
   // Workspace reused across iterations and solves.
   Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
-  std::vector<double> regularized_values_;
+  std::vector<double> scaled_values_, regularized_values_;
 };
 
 bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
@@ -232,42 +318,30 @@ bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
   return true;
 }
 
-ErrorMeasures Solver::Impl::Record(Run* run,
-                                   const char* phase,
-                                   int iteration,
-                                   double merit,
-                                   double alpha,
-                                   int trials) {
-  SolverSummary& summary = *run->summary;
-  ErrorMeasures errors;
-  {
-    ScopedTimer timer(&summary.timings.error_measures);
-    errors = ComputeErrorMeasures(
-        *run->problem, run->v, run->r, run->scaling.q_free_norm);
-  }
-  const double score = std::max(errors.e_nat, errors.e_eq);
+ErrorMeasures Solver::Impl::Measure(Run* run) {
+  ScopedTimer timer(&run->summary->timings.error_measures);
+  return ComputeErrorMeasures(
+      *run->problem, run->v, run->r, run->scaling.q_free_norm);
+}
+
+void Solver::Impl::Record(Run* run,
+                          IterationRecord record,
+                          const ErrorMeasures& errors) {
+  const double score = errors.Worst();
   if (std::isfinite(score) && score < run->best_score) {
     run->best_score = score;
     run->best_v = run->v;
     run->best_r = run->r;
   }
-  IterationRecord record;
-  record.phase = phase;
-  record.iteration = iteration;
-  record.e_nat = errors.e_nat;
-  record.e_eq = errors.e_eq;
-  record.merit = merit;
-  record.step_length = alpha;
-  record.line_search_trials = trials;
+  CopyMeasures(errors, &record);
   record.seconds = SecondsSince(run->start);
-  record.rho_boost = run->rho_boost;
-  CountStatuses(run->problem->mu, run->r, &record);
+  ClassifyContacts(run->problem->mu, run->r, &run->states, &record);
   if (options_.iteration_callback &&
       options_.iteration_callback(record) == CallbackResult::kAbort) {
     run->aborted = true;
   }
-  if (options_.record_history) summary.history.push_back(std::move(record));
-  return errors;
+  if (options_.record_history)
+    run->summary->history.push_back(std::move(record));
 }
 
 void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
@@ -289,6 +363,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
 
   std::deque<double> recent_merits;
   std::vector<double> merits;
+  RoundOffWatch round_off;
   double alpha = 0.0;
   int trials = 0;
   bool previous_singular = false;
@@ -313,7 +388,17 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       weigh(system_.residual(), &DG_);
     }
     const double merit = DG_.norm();
-    const ErrorMeasures errors = Record(run, "newton", k, merit, alpha, trials);
+    const ErrorMeasures errors = Measure(run);
+    {
+      IterationRecord record;
+      record.phase = "newton";
+      record.iteration = k;
+      record.merit = merit;
+      record.step_length = alpha;
+      record.line_search_trials = trials;
+      record.rho_boost = run->rho_boost;
+      Record(run, std::move(record), errors);
+    }
     if (errors.Converged(options_.tolerance)) {
       summary.status = SolverStatus::kConverged;
       return;
@@ -325,8 +410,18 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       return;
     }
     if (run->aborted) {
-      summary.status = SolverStatus::kMaxIterations;
+      summary.status = SolverStatus::kAborted;
       summary.message = "aborted by the iteration callback";
+      return;
+    }
+    if (round_off.Update(run->states, alpha, errors.Worst())) {
+      summary.status = SolverStatus::kRoundOffLimit;
+      summary.message =
+          "the measures stopped decreasing at the level round-off allows: "
+          "best max(e_cone, e_dual, e_comp, e_eq) " +
+          FormatNumber(round_off.floor()) + " > tol " +
+          FormatNumber(options_.tolerance) + " (Newton iteration " +
+          std::to_string(k) + ")";
       return;
     }
     // The starting point of a Newton run is left out of the stall test: a full
@@ -354,6 +449,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       least_merit = std::numeric_limits<double>::infinity();
       merits.clear();
       recent_merits.clear();
+      round_off.Reset();
       start_iteration = k;
       previous_singular = false;
       alpha = 0.0;
@@ -396,7 +492,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       for (int attempt = 0;
            attempt < kMaxTries && status == LinearSolverStatus::kSingular;
            ++attempt, delta *= 100.0) {
-        regularized_values_ = system_.values();
+        regularized_values_ = scaled_values_;
         for (int slot : system_.contact_diagonal_slots())
           regularized_values_[slot] += delta;
         status = linear_->Factorize(regularized_values_.data(), &message);
@@ -407,9 +503,11 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     };
     auto solve = [&] {
       ScopedTimer timer(&summary.timings.linear_solve);
-      d_ = -system_.residual();
+      d_ = -DG_;
       status = linear_->Solve(&d_, &message);
       ++summary.linear_solves;
+      d_.head(n) *= run->column_v;
+      d_.tail(m) *= run->column_r;
       if (status == LinearSolverStatus::kSuccess && !d_.allFinite()) {
         status = LinearSolverStatus::kFailure;
         message = "the Newton direction is not finite";
@@ -421,8 +519,13 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
       // (the sticking set changes slowly): go straight to the regularized
       // matrix and save a failed factorization.
       status = LinearSolverStatus::kSingular;
+      system_.ScaledValues(run->weight_eq,
+                           run->weight_contact,
+                           run->column_v,
+                           run->column_r,
+                           &scaled_values_);
       if (!(may_regularize && previous_singular)) {
-        status = linear_->Factorize(system_.values().data(), &message);
+        status = linear_->Factorize(scaled_values_.data(), &message);
         ++summary.factorizations;
       }
     }
@@ -525,19 +628,13 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
     run->delassus_ready = true;
   }
   const int first_sweep = summary.nsgs_sweeps;
-  auto on_check = [&](int sweep, double e_nat, double e_eq) {
+  // NSGS checks its error at (run->r, run->v), the iterate recorded here.
+  auto on_check = [&](int sweep, const ErrorMeasures& errors) {
     IterationRecord record;
     record.phase = "nsgs";
     record.iteration = first_sweep + sweep;
-    record.e_nat = e_nat;
-    record.e_eq = e_eq;
-    record.seconds = SecondsSince(run->start);
-    CountStatuses(problem.mu, run->r, &record);
-    if (options_.iteration_callback &&
-        options_.iteration_callback(record) == CallbackResult::kAbort) {
-      run->aborted = true;
-    }
-    if (options_.record_history) summary.history.push_back(std::move(record));
+    Record(run, std::move(record), errors);
+    return !run->aborted;
   };
   *result = nsgs_->Run(problem,
                        options_.nsgs,
@@ -550,12 +647,6 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;
-  const double score = std::max(result->e_nat, result->e_eq);
-  if (std::isfinite(score) && score < run->best_score) {
-    run->best_score = score;
-    run->best_v = run->v;
-    run->best_r = run->r;
-  }
   return true;
 }
 
@@ -574,7 +665,7 @@ void Solver::Impl::RunHybrid(Run* run) {
             run, std::max(tol, std::sqrt(tol)), warm_sweeps, &result)) {
       return;
     }
-    if (result.e_nat <= tol && result.e_eq <= tol) {
+    if (result.errors.Converged(tol)) {
       summary.status = SolverStatus::kConverged;
       return;
     }
@@ -587,6 +678,8 @@ void Solver::Impl::RunHybrid(Run* run) {
       case SolverStatus::kMaxIterations:
       case SolverStatus::kTimeLimit:
       case SolverStatus::kInvalidInput:
+      case SolverStatus::kRoundOffLimit:  // NSGS cannot do better
+      case SolverStatus::kAborted:
         return;
       case SolverStatus::kLineSearchFailed:
       case SolverStatus::kLinearSolverFailed:
@@ -604,7 +697,7 @@ void Solver::Impl::RunHybrid(Run* run) {
     internal::NsgsResult result;
     if (!RunNsgsPhase(run, tol, options_.hybrid.fallback_sweeps, &result))
       return;
-    if (result.e_nat <= tol && result.e_eq <= tol) {
+    if (result.errors.Converged(tol)) {
       summary.status = SolverStatus::kConverged;
       summary.message =
           "converged in NSGS after Newton failed (" + newton_failure + ")";
@@ -627,26 +720,19 @@ void Solver::Impl::Finish(Run* run, Solution* solution) {
     solution->r = run->r;
     solution->u = problem.H.transpose() * run->v + problem.w;
   }
-  const ErrorMeasures errors =
-      ComputeErrorMeasures(problem, run->v, run->r, run->scaling.q_free_norm);
-  summary.e_nat = errors.e_nat;
-  summary.e_eq = errors.e_eq;
+  const ErrorMeasures errors = Measure(run);
+  CopyMeasures(errors, &summary);
   summary.siconos_error = errors.siconos_error;
-  // The status must agree with the independent measure of what is returned; a
-  // disagreement would be a bug, and is reported as one rather than as a
-  // success.
-  // (Slack 1e-6 relative: NSGS measures with its own factorization of M, equal
-  // up to round-off.)
-  constexpr double kRecheckSlack = 1.0 + 1e-6;
+  // The status must agree with the measures of what is returned (recomputed
+  // here from the returned v and r); a disagreement would be a bug, and is
+  // reported as one rather than as a success.
   if (summary.status == SolverStatus::kConverged &&
-      !errors.Converged(options_.tolerance * kRecheckSlack)) {
+      !errors.Converged(options_.tolerance)) {
     summary.status = SolverStatus::kNumericalIssue;
     summary.message =
         "internal inconsistency: convergence was reported but the returned "
-        "point has "
-        "e_nat = " +
-        std::to_string(errors.e_nat) +
-        ", e_eq = " + std::to_string(errors.e_eq);
+        "point has " +
+        errors.Describe();
   }
   if (linear_) {
     summary.ordering_used = linear_->stats().ordering_used;
@@ -683,6 +769,9 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   }
   const int n = problem.n();
   const int m = problem.m();
+  // An empty Solution (the first step of a time-stepping loop) is no guess.
+  if (guess != nullptr && guess->v.size() == 0 && guess->r.size() == 0)
+    guess = nullptr;
   if (guess != nullptr && (guess->v.size() != n || guess->r.size() != m ||
                            !guess->v.allFinite() || !guess->r.allFinite())) {
     summary.status = SolverStatus::kInvalidInput;
@@ -725,6 +814,10 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   const double s_c = run.scaling.rho.cwiseProduct(run.scaling.q_free).norm();
   run.weight_eq = s_eq > 0.0 ? 1.0 / s_eq : 1.0;
   run.weight_contact = s_c > 0.0 ? 1.0 / s_c : 1.0;
+  // The unknowns in the same units: r on the contact rows' impulse scale,
+  // v on the free velocity's.
+  run.column_r = s_c > 0.0 ? s_c : 1.0;
+  run.column_v = run.scaling.q_free_norm > 0.0 ? run.scaling.q_free_norm : 1.0;
 
   switch (options_.solver) {
     case SolverType::kNewton:

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include "fcsn/error_measures.h"
+
 namespace fcsn {
 namespace {
 
@@ -15,11 +17,25 @@ std::string Format(
 
 }  // namespace
 
+double SolverSummary::WorstError() const {
+  ErrorMeasures e;
+  e.e_cone = e_cone;
+  e.e_dual = e_dual;
+  e.e_comp = e_comp;
+  e.e_eq = e_eq;
+  return e.Worst();
+}
+
 std::string SolverSummary::BriefReport() const {
   std::string out = std::string(ToString(status)) + ": " +
                     std::to_string(iterations) + " Newton iterations, " +
                     std::to_string(nsgs_sweeps) + " NSGS sweeps, ";
-  out += Format("e_nat %.3e, e_eq %.3e, %.3f s", e_nat, e_eq, timings.total);
+  out += Format("e_cone %.3e, e_dual %.3e, e_comp %.3e, e_eq %.3e, ",
+                e_cone,
+                e_dual,
+                e_comp,
+                e_eq);
+  out += Format("e_nat %.3e, %.3f s", e_nat, timings.total);
   if (!message.empty()) out += " (" + message + ")";
   return out;
 }
@@ -53,18 +69,23 @@ std::string SolverSummary::FullReport() const {
       timings.error_measures);
   if (!history.empty()) {
     out +=
-        "  phase   iter       e_nat        e_eq       merit   alpha trials "
-        "take-off stick slip rho-boost\n";
+        "  phase   iter      e_cone      e_dual      e_comp        e_eq "
+        "      e_nat       merit   alpha trials take-off stick slip "
+        "rho-boost\n";
     for (const IterationRecord& h : history) {
       char line[256];
       std::snprintf(
           line,
           sizeof(line),
-          "  %-6s %5d %11.3e %11.3e %11.3e %7.4f %6d %8d %5d %4d %9g\n",
+          "  %-6s %5d %11.3e %11.3e %11.3e %11.3e %11.3e %11.3e %7.4f %6d "
+          "%8d %5d %4d %9g\n",
           h.phase.c_str(),
           h.iteration,
-          h.e_nat,
+          h.e_cone,
+          h.e_dual,
+          h.e_comp,
           h.e_eq,
+          h.e_nat,
           h.merit,
           h.step_length,
           h.line_search_trials,

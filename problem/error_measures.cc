@@ -5,8 +5,10 @@
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "formulations/coulomb_cone.h"
 
@@ -21,6 +23,25 @@ bool IsSymmetric(const SparseMatrix& a) {
   return (a - at).norm() == 0.0;
 }
 
+// Every row and every column of a holds at least one nonzero value. A matrix
+// without is singular; Eigen's SparseLU does not return on an all-zero matrix,
+// so this is checked first.
+bool HasNonzeroInEveryRowAndColumn(const SparseMatrix& a) {
+  std::vector<char> row_seen(a.rows(), 0);
+  for (int j = 0; j < a.outerSize(); ++j) {
+    bool column_seen = false;
+    for (SparseMatrix::InnerIterator it(a, j); it; ++it) {
+      if (it.value() != 0.0) {
+        column_seen = true;
+        row_seen[it.row()] = 1;
+      }
+    }
+    if (!column_seen) return false;
+  }
+  return std::all_of(
+      row_seen.begin(), row_seen.end(), [](char seen) { return seen != 0; });
+}
+
 // ||a|| / d if d > DBL_EPSILON, else ||a|| (Siconos 4.4's guard).
 double SiconosRelative(double numerator, double denominator) {
   return denominator > std::numeric_limits<double>::epsilon()
@@ -28,20 +49,89 @@ double SiconosRelative(double numerator, double denominator) {
              : numerator;
 }
 
+// a / b with 0/0 := 0 (§9.1): a zero scale means every term the measure is
+// made of is zero. A positive a over a zero scale can only come from
+// non-finite data and is reported as infinite; NaN propagates.
+double Ratio(double a, double b) {
+  if (b > 0.0) return a / b;
+  if (a == 0.0) return 0.0;
+  return a > 0.0 ? std::numeric_limits<double>::infinity() : a;
+}
+
+// max of the four, NaN if any is NaN (std::max would depend on the order).
+double MaxOrNaN(double a, double b, double c, double d) {
+  if (std::isnan(a) || std::isnan(b) || std::isnan(c) || std::isnan(d))
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::max({a, b, c, d});
+}
+
+// Balance M v - H r - f and its componentwise scale |M||v| + |H||r| + |f|,
+// in one pass over the entries.
+void Balance(const GlobalProblem& p,
+             const Eigen::VectorXd& v,
+             const Eigen::VectorXd& r,
+             Eigen::VectorXd* residual,
+             Eigen::VectorXd* scale) {
+  *residual = -p.f;
+  *scale = p.f.cwiseAbs();
+  for (int j = 0; j < p.M.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(p.M, j); it; ++it) {
+      (*residual)[it.row()] += it.value() * v[j];
+      (*scale)[it.row()] += std::abs(it.value() * v[j]);
+    }
+  }
+  for (int j = 0; j < p.H.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(p.H, j); it; ++it) {
+      (*residual)[it.row()] -= it.value() * r[j];
+      (*scale)[it.row()] += std::abs(it.value() * r[j]);
+    }
+  }
+}
+
+// u = H^T v + w and its componentwise scale |H^T||v| + |w|.
+void LocalVelocity(const GlobalProblem& p,
+                   const Eigen::VectorXd& v,
+                   Eigen::VectorXd* u,
+                   Eigen::VectorXd* scale) {
+  *u = p.w;
+  *scale = p.w.cwiseAbs();
+  for (int j = 0; j < p.H.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(p.H, j); it; ++it) {
+      (*u)[j] += it.value() * v[it.row()];
+      (*scale)[j] += std::abs(it.value() * v[it.row()]);
+    }
+  }
+}
+
 }  // namespace
+
+double ErrorMeasures::Worst() const {
+  return MaxOrNaN(e_cone, e_dual, e_comp, e_eq);
+}
+
+std::string ErrorMeasures::Describe() const {
+  char text[160];
+  std::snprintf(text,
+                sizeof(text),
+                "e_cone %.3e, e_dual %.3e, e_comp %.3e, e_eq %.3e",
+                e_cone,
+                e_dual,
+                e_comp,
+                e_eq);
+  return text;
+}
 
 double NaturalMapResidualNorm(const GlobalProblem& p,
                               const Eigen::VectorXd& u,
                               const Eigen::VectorXd& r) {
-  double sum = 0.0;
+  Eigen::VectorXd per_contact(p.nc());
   for (int a = 0; a < p.nc(); ++a) {
     const Eigen::Vector3d r_a = r.segment<3>(3 * a);
-    const Eigen::Vector3d u_a = u.segment<3>(3 * a);
-    Eigen::Vector3d u_hat = u_a;
-    u_hat[0] += p.mu[a] * u_a.tail<2>().norm();
-    sum += (r_a - ProjectOntoCone(p.mu[a], r_a - u_hat)).squaredNorm();
+    const Eigen::Vector3d u_hat =
+        CoulombCone(p.mu[a]).ModifiedVelocity(u.segment<3>(3 * a));
+    per_contact[a] = (r_a - ProjectOntoCone(p.mu[a], r_a - u_hat)).norm();
   }
-  return std::sqrt(sum);
+  return per_contact.blueNorm();
 }
 
 bool ComputeQFreeNorm(const GlobalProblem& p,
@@ -52,6 +142,10 @@ bool ComputeQFreeNorm(const GlobalProblem& p,
   bool solved = false;
   if (n == 0) {
     solved = true;
+  } else if (!HasNonzeroInEveryRowAndColumn(p.M)) {
+    if (error != nullptr)
+      *error = "M is singular (a row or a column has no nonzero entry)";
+    return false;
   } else {
     if (IsSymmetric(p.M)) {
       Eigen::SimplicialLDLT<SparseMatrix> ldlt(p.M);
@@ -91,19 +185,42 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& p,
                                    const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
                                    double q_free_norm) {
-  const Eigen::VectorXd u = p.H.transpose() * v + p.w;
-  const Eigen::VectorXd Mv = p.M * v;
-  const Eigen::VectorXd Hr = p.H * r;
-  const double eq_residual = (Mv - Hr - p.f).norm();
-  const double eq_scale = std::max({p.f.norm(), Mv.norm(), Hr.norm()});
-  const double nat_residual = NaturalMapResidualNorm(p, u, r);
+  Eigen::VectorXd balance, balance_scale, u, u_scale;
+  Balance(p, v, r, &balance, &balance_scale);
+  LocalVelocity(p, v, &u, &u_scale);
+
+  const int nc = p.nc();
+  Eigen::VectorXd cone(nc), dual(nc), natural(nc), u_hat(p.m());
+  double comp = 0.0;
+  for (int a = 0; a < nc; ++a) {
+    const CoulombCone K(p.mu[a]);
+    const Eigen::Vector3d r_a = r.segment<3>(3 * a);
+    const Eigen::Vector3d u_hat_a = K.ModifiedVelocity(u.segment<3>(3 * a));
+    u_hat.segment<3>(3 * a) = u_hat_a;
+    cone[a] = (r_a - K.Project(r_a)).norm();
+    dual[a] = K.Project(-u_hat_a).norm();  // ||y - P_K*(y)|| = ||P_K(-y)||
+    comp += std::abs(r_a.dot(u_hat_a));
+    natural[a] = (r_a - K.Project(r_a - u_hat_a)).norm();
+  }
+  const double r_norm = r.blueNorm();
+  // ||q_free|| in the velocity scale: see the header (resting contacts).
+  const double s_u =
+      std::max({u_scale.blueNorm(), u_hat.blueNorm(), q_free_norm});
+  const double eq_residual = balance.blueNorm();
+  const double nat_residual = natural.blueNorm();
 
   ErrorMeasures e;
+  e.e_cone = Ratio(cone.blueNorm(), r_norm);
+  e.e_dual = Ratio(dual.blueNorm(), s_u);
+  e.e_comp = Ratio(Ratio(comp, r_norm), s_u);
+  e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());
   e.q_free_norm = q_free_norm;
   e.e_nat = nat_residual / (q_free_norm > 0.0 ? q_free_norm : 1.0);
-  e.e_eq = eq_residual / (eq_scale > 0.0 ? eq_scale : 1.0);
-  e.siconos_error = SiconosRelative(eq_residual, eq_scale) +
-                    SiconosRelative(nat_residual, std::max(u.norm(), r.norm()));
+  const double siconos_eq_scale =
+      std::max({p.f.blueNorm(), (p.M * v).blueNorm(), (p.H * r).blueNorm()});
+  e.siconos_error =
+      SiconosRelative(eq_residual, siconos_eq_scale) +
+      SiconosRelative(nat_residual, std::max(u.blueNorm(), r_norm));
   return e;
 }
 

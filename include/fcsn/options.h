@@ -29,9 +29,9 @@ enum class LineSearchFailurePolicy {
               // otherwise)
 };
 
-// Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6), D
-// = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts both
-// blocks on the scale of the error measures e_eq and e_nat.
+// Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
+// D = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts
+// both blocks on a common, unit-free scale.
 struct LineSearchOptions {
   // Full steps by default: on the FEM sets of Acary-Bremond-Huber and on fcsn's
   // own rigid piles, semismooth Newton from a warm start often raises the merit
@@ -98,9 +98,9 @@ struct NsgsOptions {
   LocalSolverType local_solver = LocalSolverType::kAlartCurnierNewton;
   // Budget of sweeps for a pure NSGS solve.
   int max_sweeps = 10000;
-  // Check the true error (e_nat, e_eq) every this many sweeps, and whenever the
-  // cheap error
-  // ||r_{k+1} - r_k|| / ||r_{k+1}|| falls below the working tolerance.
+  // Check the true error (fcsn/error_measures.h) every this many sweeps, and
+  // whenever the cheap error ||r_{k+1} - r_k|| / ||r_{k+1}|| falls below the
+  // working tolerance.
   int error_check_frequency = 10;
   // One-contact solver: iteration budget and relative tolerance.
   int local_max_iterations = 20;
@@ -139,9 +139,10 @@ struct SolverOptions {
   // rigid problems too.
   SolverType solver = SolverType::kHybrid;
   Formulation formulation = Formulation::kAlartCurnier;
-  // Converged iff e_nat <= tolerance and e_eq <= tolerance (formulations.md
-  // §9.1). Nominal 1e-4 (engineering) to 1e-12 (near round-off); 1e-10 by
-  // default.
+  // Converged iff max(e_cone, e_dual, e_comp, e_eq) <= tolerance
+  // (fcsn/error_measures.h, formulations.md §9.1): unit-free, so the same
+  // tolerance means the same accuracy in any units. Nominal 1e-4
+  // (engineering) to 1e-12 (near round-off); 1e-10 by default.
   double tolerance = 1e-10;
   // Newton iterations (each one factorization of J).
   int max_iterations = 100;

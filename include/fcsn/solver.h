@@ -3,23 +3,26 @@
 // Solves  M v = H r + f,  u = H^T v + w,  K* ∋ û ⟂ r ∈ K  (fcsn/problem.h) by a
 // global semismooth Newton method in z = (v, r):
 //
-//   G(z) = [ M v - H r - f ; F(H^T v + w, r) ] = 0,    J = [[ M, -H ], [ A H^T,
-//   B ]],
+//   G(z) = [ M v - H r - f ; F(H^T v + w, r) ] = 0,
+//   J    = [[ M, -H ], [ A H^T, B ]],
 //
 // F the per-contact residual chosen by SolverOptions::formulation, (A, B) its
 // generalized Jacobian blocks (formulations/), each step J d = -G solved by a
 // sparse LU (MUMPS by default) whose symbolic analysis is done once per
 // sparsity pattern, globalized by a line search on 1/2 ||D G||^2. Convergence
-// is judged by e_nat and e_eq (fcsn/error_measures.h), independent of the
-// formulation.
+// is decided by the unit-free measures of fcsn/error_measures.h,
+// max(e_cone, e_dual, e_comp, e_eq) <= tolerance, whatever the solver and the
+// formulation; Solve() recomputes them at the returned point before it
+// reports kConverged.
 //
 // Usage (time stepping):
 //   fcsn::Solver solver(options);
-//   fcsn::Solution x;                                     // holds the previous
-//   step's (v, u, r) for (each step) {
-//     fcsn::SolverSummary s = solver.Solve(problem, &x, &x);  // warm start
-//     from x, result in x
+//   fcsn::Solution x;           // empty: no guess at the first step
+//   for (each step) {
+//     fcsn::SolverSummary s = solver.Solve(problem, &x, &x);
+//     // warm start from x (the previous step's v, r), result in x
 //   }
+//
 // The analysis is redone only when the patterns of M or H change (an O(nnz)
 // comparison); the summary counts analyses. Solve() never throws and never
 // prints.

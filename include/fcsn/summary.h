@@ -13,10 +13,15 @@ namespace fcsn {
 
 // One Newton iteration (phase "newton") or one NSGS error check (phase "nsgs").
 struct IterationRecord {
-  std::string phase;   // "newton" or "nsgs"
-  int iteration = 0;   // Newton iteration or NSGS sweep index within the solve
-  double e_nat = 0.0;  // error measures of the iterate (formulations.md §9.1)
+  std::string phase;  // "newton" or "nsgs"
+  int iteration = 0;  // Newton iteration or NSGS sweep index within the solve
+  // Error measures of the iterate (fcsn/error_measures.h): the criterion
+  // max(e_cone, e_dual, e_comp, e_eq) <= tol, and e_nat, reported only.
+  double e_cone = 0.0;
+  double e_dual = 0.0;
+  double e_comp = 0.0;
   double e_eq = 0.0;
+  double e_nat = 0.0;
   double merit = 0.0;        // ||D G|| of the iterate (Newton), 0 for NSGS
   double step_length = 0.0;  // accepted alpha (Newton)
   int line_search_trials =
@@ -41,7 +46,7 @@ struct Timings {
       0.0;  // G(z) and the values of J (outside the line search)
   double line_search = 0.0;     // trial residual evaluations
   double nsgs = 0.0;            // NSGS sweeps (hybrid and pure NSGS)
-  double error_measures = 0.0;  // e_nat / e_eq evaluations
+  double error_measures = 0.0;  // error-measure evaluations
 };
 
 struct SolverSummary {
@@ -61,16 +66,24 @@ struct SolverSummary {
   // refinement, and factorizations redone in double precision.
   int refinement_steps = 0;
   int precision_fallbacks = 0;
-  double e_nat = 0.0;  // of the returned (v, r)
+  // Error measures of the returned (v, r) (fcsn/error_measures.h): converged
+  // iff max(e_cone, e_dual, e_comp, e_eq) <= tol. e_nat and Siconos'
+  // gfc3d_compute_error value are reported for comparison only.
+  double e_cone = 0.0;
+  double e_dual = 0.0;
+  double e_comp = 0.0;
   double e_eq = 0.0;
-  double siconos_error =
-      0.0;  // Siconos' gfc3d_compute_error of the returned point
+  double e_nat = 0.0;
+  double siconos_error = 0.0;
   double last_factorization_flops = 0.0;
   std::string ordering_used;
   Timings timings;
   std::vector<IterationRecord> history;
 
   bool IsConverged() const { return status == SolverStatus::kConverged; }
+  // The criterion's value max(e_cone, e_dual, e_comp, e_eq) of the returned
+  // point (NaN if any is NaN).
+  double WorstError() const;
   // One line: status, iterations, errors, time.
   std::string BriefReport() const;
   // Several lines: counters, timings, and the history table.

@@ -125,7 +125,8 @@ inline constexpr std::array<RhoRule, 4> kAllRhoRules = {
 
 // Outcome of a solve.
 enum class SolverStatus {
-  kConverged,         // "converged": e_nat <= tol and e_eq <= tol
+  kConverged,         // "converged": max(e_cone, e_dual, e_comp, e_eq) <= tol
+                      // (fcsn/error_measures.h)
   kMaxIterations,     // "max-iterations": iteration budget spent
   kTimeLimit,         // "time-limit": wall-clock budget spent
   kLineSearchFailed,  // "line-search-failed": no acceptable step (policy: stop)
@@ -136,8 +137,13 @@ enum class SolverStatus {
   kNumericalIssue,  // "numerical-issue": NaN/Inf appeared in an iterate or
                     // residual
   kStalled,         // "stalled": no progress of the merit over the stall window
+  kRoundOffLimit,   // "round-off-limit": Newton's full steps within one set
+                    // of contact statuses stopped reducing the measures, which
+                    // are then at the level round-off allows, above tol (the
+                    // message gives the achieved values)
+  kAborted,         // "aborted": the iteration callback returned kAbort
 };
-inline constexpr std::array<SolverStatus, 8> kAllSolverStatuses = {
+inline constexpr std::array<SolverStatus, 10> kAllSolverStatuses = {
     SolverStatus::kConverged,
     SolverStatus::kMaxIterations,
     SolverStatus::kTimeLimit,
@@ -145,7 +151,9 @@ inline constexpr std::array<SolverStatus, 8> kAllSolverStatuses = {
     SolverStatus::kLinearSolverFailed,
     SolverStatus::kInvalidInput,
     SolverStatus::kNumericalIssue,
-    SolverStatus::kStalled};
+    SolverStatus::kStalled,
+    SolverStatus::kRoundOffLimit,
+    SolverStatus::kAborted};
 
 inline const char* ToString(Formulation x) {
   switch (x) {
@@ -270,6 +278,10 @@ inline const char* ToString(SolverStatus x) {
       return "numerical-issue";
     case SolverStatus::kStalled:
       return "stalled";
+    case SolverStatus::kRoundOffLimit:
+      return "round-off-limit";
+    case SolverStatus::kAborted:
+      return "aborted";
   }
   return "?";
 }

@@ -44,8 +44,7 @@ TEST(HybridTest, DefaultSolvesBoxStacks) {
     Solution x;
     const SolverSummary s = solver.Solve(problem, nullptr, &x);
     EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
-    EXPECT_LE(s.e_nat, tol);
-    EXPECT_LE(s.e_eq, tol);
+    EXPECT_LE(s.WorstError(), tol);
   }
 }
 
