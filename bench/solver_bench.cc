@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
            "s,analyses,"
            "factorizations,factorization_s_each,newton_iteration_s,iteration_"
            "over_factorization,"
-           "e_nat,e_eq\n";
+           "error,e_nat\n";
   }
   std::printf(
       "| problem | n | nc | solver | tol | status | it | sweeps | time [s] | "
@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
               << ',' << (s.IsConverged() ? 1 : 0) << ',' << s.iterations << ','
               << s.nsgs_sweeps << ',' << time << ',' << s.analyses << ','
               << s.factorizations << ',' << fact_each << ',' << iteration << ','
-              << ratio << ',' << s.e_nat << ',' << s.e_eq << '\n';
+              << ratio << ',' << s.WorstError() << ',' << s.e_nat << '\n';
         }
       }
     }

@@ -17,6 +17,15 @@ std::string Format(
 
 }  // namespace
 
+double IterationRecord::WorstError() const {
+  ErrorMeasures e;
+  e.e_cone = e_cone;
+  e.e_dual = e_dual;
+  e.e_comp = e_comp;
+  e.e_eq = e_eq;
+  return e.Worst();
+}
+
 double SolverSummary::WorstError() const {
   ErrorMeasures e;
   e.e_cone = e_cone;

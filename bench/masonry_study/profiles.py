@@ -15,7 +15,8 @@ long-limit runs.
 
 n_p is the number of distinct problems in the CSV (or --n-problems); problems
 no solver solves stay in n_p. A run counts as solved at precision p when its
-history reached e_nat <= p and e_eq <= p within the time limit; otherwise its
+history reached fcsn's criterion max(e_cone, e_dual, e_comp, e_eq) <= p (runs
+made before 2026-11-23: e_nat <= p and e_eq <= p) within the time limit; otherwise its
 cost is +inf.
 """
 import argparse

@@ -22,6 +22,8 @@ struct IterationRecord {
   double e_comp = 0.0;
   double e_eq = 0.0;
   double e_nat = 0.0;
+  // max(e_cone, e_dual, e_comp, e_eq): the criterion's value (NaN if any is).
+  double WorstError() const;
   double merit = 0.0;        // ||D G|| of the iterate (Newton), 0 for NSGS
   double step_length = 0.0;  // accepted alpha (Newton)
   int line_search_trials =
