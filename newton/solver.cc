@@ -142,6 +142,19 @@ class RoundOffWatch {
   int stalls_ = 0;
 };
 
+// Every field of LinearSolverOptions (fcsn/linear_solver_options.h) equal.
+bool SameLinearSolverOptions(const LinearSolverOptions& a,
+                             const LinearSolverOptions& b) {
+  return a.type == b.type && a.ordering == b.ordering &&
+         a.workspace_relaxation_percent == b.workspace_relaxation_percent &&
+         a.max_workspace_retries == b.max_workspace_retries &&
+         a.detect_null_pivots == b.detect_null_pivots &&
+         a.null_pivot_threshold == b.null_pivot_threshold &&
+         a.precision == b.precision &&
+         a.refinement_tolerance == b.refinement_tolerance &&
+         a.max_refinement_steps == b.max_refinement_steps;
+}
+
 // The error measures of fcsn/error_measures.h into a record or a summary.
 template <typename Target>
 void CopyMeasures(const ErrorMeasures& errors, Target* target) {
@@ -160,13 +173,10 @@ class Solver::Impl {
 
   const SolverOptions& options() const { return options_; }
   void set_options(const SolverOptions& options) {
-    const LinearSolverOptions& a = options_.linear_solver;
-    const LinearSolverOptions& b = options.linear_solver;
-    if (a.type != b.type || a.ordering != b.ordering ||
-        a.workspace_relaxation_percent != b.workspace_relaxation_percent ||
-        a.max_workspace_retries != b.max_workspace_retries ||
-        a.detect_null_pivots != b.detect_null_pivots ||
-        a.null_pivot_threshold != b.null_pivot_threshold) {
+    // Every other option is read at each Solve(); the linear solver is built
+    // from its options, so any change of them rebuilds it (and its analysis).
+    if (!SameLinearSolverOptions(options_.linear_solver,
+                                 options.linear_solver)) {
       linear_.reset();
       analyzed_ = false;
     }

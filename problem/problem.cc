@@ -2,7 +2,7 @@
 // problem is well formed.
 //
 // Accepted: M square n x n, H n x m with m = 3 nc, f of size n, w of size m, mu
-// of size nc, all values finite, mu >= 0. Zero contacts (nc = 0, H with no
+// of size nc, all values finite, mu >= 0, M and H compressed. Zero contacts (nc = 0, H with no
 // columns) is an ordinary input here (house style §7.8); only the FCLib reader
 // refuses files without contacts, see fclib_io.h. Equality constraints (G, b)
 // are rejected with "not supported yet": never dropped silently.
@@ -56,6 +56,12 @@ std::string GlobalProblem::Validate() const {
   if (3 * mu.size() != H.cols()) {
     return "mu has " + std::to_string(mu.size()) +
            " entries, expected nc = m / 3 = " + std::to_string(H.cols() / 3);
+  }
+  // The solver reads the CSC arrays directly; an uncompressed Eigen matrix
+  // (built with insert()) has gaps in them.
+  if (!M.isCompressed() || !H.isCompressed()) {
+    return std::string(M.isCompressed() ? "H" : "M") +
+           " is not in compressed form (call makeCompressed() after insert())";
   }
   if (!AllFinite(M)) return "M contains a NaN or infinite value";
   if (!AllFinite(H)) return "H contains a NaN or infinite value";

@@ -319,5 +319,24 @@ TEST(CriterionSolverTest, CallbackAbortHasItsOwnStatus) {
   }
 }
 
+// set_options() applies every linear-solver field: the precision (and the
+// refinement settings) used to be dropped silently when the other fields were
+// unchanged.
+TEST(CriterionSolverTest, SetOptionsAppliesTheFactorizationPrecision) {
+  const GlobalProblem p = Load("CubeH8.hdf5");
+  SolverOptions options = Options(SolverType::kNewton);
+  options.linear_solver.precision = FactorizationPrecision::kDouble;
+  Solver solver(options);
+  Solution x;
+  SolverSummary s = solver.Solve(p, nullptr, &x);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.refinement_steps, 0);
+  options.linear_solver.precision = FactorizationPrecision::kMixed;
+  solver.set_options(options);
+  s = solver.Solve(p, nullptr, &x);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_GT(s.refinement_steps, 0) << s.FullReport();
+}
+
 }  // namespace
 }  // namespace fcsn

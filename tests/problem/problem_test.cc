@@ -97,6 +97,14 @@ const Defect kDefects[] = {
        p->mu[0] = std::numeric_limits<double>::quiet_NaN();
      },
      "mu[0] is not finite"},
+    // insert() leaves gaps in the CSC arrays the solver reads directly: a
+    // regular problem read that way had "2 null pivots".
+    {"UncompressedM",
+     [](GlobalProblem* p) { p->M.uncompress(); },
+     "M is not in compressed form"},
+    {"UncompressedH",
+     [](GlobalProblem* p) { p->H.uncompress(); },
+     "H is not in compressed form"},
     {"EqualityConstraints",
      [](GlobalProblem* p) {
        p->G = SparseMatrix(6, 1);
