@@ -1,0 +1,179 @@
+// Golden iteration histories (issue 16): before the solver's internals are
+// restructured, the full histories of every shared problem and of generated
+// elastic and rigid problems, for pure Newton (AC, JM, NM, FB) and the default
+// hybrid, are recorded in tests/data/golden_histories.json; a refactoring must
+// reproduce them: the same phases, iteration numbers, contact-status counts and
+// status, and every measure to a stated round-off.
+//
+// The histories depend on the BLAS kernels MUMPS runs (OPENBLAS_CORETYPE, set
+// on this machine): with other kernels the measures move by up to 1e-5
+// relative, and NM on the small FEM problems, whose iterates pass through
+// kinks where round-off picks the generalized Jacobian, takes other paths. So
+// the file records the kernel; under another one only the statuses of AC, JM
+// and the default are compared (FB on TwoRods1 ends converged or at its
+// round-off limit depending on the kernel).
+//
+// Regenerate (only when a change of behaviour is intended, and say so in the
+// commit): FCSN_UPDATE_GOLDEN=1 build/tests/golden_history_test
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "fcsn/fclib_io.h"
+#include "fcsn/solver.h"
+#include "test_problems.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+std::string GoldenPath() {
+  return std::string(FCSN_SOURCE_DIR) + "/tests/data/golden_histories.json";
+}
+
+struct Case {
+  std::string name;
+  GlobalProblem problem;
+};
+
+std::vector<Case> Cases() {
+  std::vector<Case> cases;
+  for (const char* file : testing::kSharedProblemFiles) {
+    Case c;
+    c.name = file;
+    std::string error;
+    if (!ReadGlobalProblem(testing::SharedProblem(file),
+                           ReadOptions(),
+                           &c.problem,
+                           nullptr,
+                           &error)) {
+      ADD_FAILURE() << error;
+      continue;
+    }
+    cases.push_back(std::move(c));
+  }
+  cases.push_back(
+      {"lattice-8x6x2-slide", testing::MakeLatticeOnFloor(8, 6, 2, 0.3, 1.5)});
+  cases.push_back({"lattice-8x6x2-stick-gap",
+                   testing::MakeLatticeOnFloor(8, 6, 2, 0.5, 0.5, 1e-3)});
+  cases.push_back({"box-stack-5-push", testing::MakeBoxStack(5, 0.4, 0.5)});
+  return cases;
+}
+
+struct Config {
+  const char* name;
+  SolverType solver;
+  Formulation formulation;
+};
+
+constexpr Config kConfigs[] = {
+    {"nsn-ac", SolverType::kNewton, Formulation::kAlartCurnier},
+    {"nsn-jm", SolverType::kNewton, Formulation::kJeanMoreau},
+    {"nsn-nm", SolverType::kNewton, Formulation::kNaturalMap},
+    {"nsn-fb", SolverType::kNewton, Formulation::kFischerBurmeister},
+    {"default", SolverType::kHybrid, Formulation::kAlartCurnier}};
+
+nlohmann::json History(const GlobalProblem& problem, const Config& config) {
+  SolverOptions options;
+  options.solver = config.solver;
+  options.formulation = config.formulation;
+  options.tolerance = 1e-10;
+  options.max_iterations = 60;
+  Solver solver(options);
+  Solution x;
+  const SolverSummary s = solver.Solve(problem, nullptr, &x);
+  nlohmann::json records = nlohmann::json::array();
+  for (const IterationRecord& h : s.history) {
+    records.push_back({h.phase,
+                       h.iteration,
+                       h.take_off,
+                       h.stick,
+                       h.slip,
+                       h.e_cone,
+                       h.e_dual,
+                       h.e_comp,
+                       h.e_eq,
+                       h.merit});
+  }
+  return {{"status", ToString(s.status)},
+          {"iterations", s.iterations},
+          {"nsgs_sweeps", s.nsgs_sweeps},
+          {"history", records}};
+}
+
+// Two measures agree when they differ by at most 1e-4 relative or sit both
+// below 1e-11. Measured: with OpenBLAS' Prescott kernels instead of this
+// machine's the paths and counts are identical and the measures differ by up
+// to 1e-5 relative (Box_Stacks, FB), and by more only below 1e-11, where the
+// digits are round-off and depend on the order of floating-point sums.
+bool SameMeasure(double a, double b) {
+  if (std::abs(a) <= 1e-11 && std::abs(b) <= 1e-11) return true;
+  return std::abs(a - b) <= 1e-4 * std::max(std::abs(a), std::abs(b));
+}
+
+void ExpectSameHistory(const std::string& what,
+                       const nlohmann::json& golden,
+                       const nlohmann::json& now) {
+  EXPECT_EQ(golden["status"], now["status"]) << what;
+  EXPECT_EQ(golden["iterations"], now["iterations"]) << what;
+  EXPECT_EQ(golden["nsgs_sweeps"], now["nsgs_sweeps"]) << what;
+  const nlohmann::json& g = golden["history"];
+  const nlohmann::json& n = now["history"];
+  ASSERT_EQ(g.size(), n.size()) << what;
+  for (size_t k = 0; k < g.size(); ++k) {
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(g[k][i], n[k][i]) << what << " record " << k << " field " << i;
+    for (int i = 5; i < 10; ++i) {
+      EXPECT_TRUE(SameMeasure(g[k][i].get<double>(), n[k][i].get<double>()))
+          << what << " record " << k << " field " << i << ": " << g[k][i]
+          << " vs " << n[k][i];
+    }
+  }
+}
+
+std::string BlasKernel() {
+  const char* kernel = std::getenv("OPENBLAS_CORETYPE");
+  return kernel != nullptr ? kernel : "";
+}
+
+TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
+  nlohmann::json now;
+  for (const Case& c : Cases()) {
+    for (const Config& config : kConfigs)
+      now[c.name][config.name] = History(c.problem, config);
+  }
+  if (std::getenv("FCSN_UPDATE_GOLDEN") != nullptr) {
+    std::ofstream out(GoldenPath());
+    nlohmann::json file = {{"openblas_coretype", BlasKernel()},
+                           {"problems", now}};
+    out << file.dump(1) << "\n";
+    GTEST_SKIP() << "golden histories rewritten: " << GoldenPath();
+  }
+  std::ifstream in(GoldenPath());
+  ASSERT_TRUE(in.good()) << GoldenPath();
+  const nlohmann::json file = nlohmann::json::parse(in);
+  const bool same_kernel = file["openblas_coretype"] == BlasKernel();
+  int compared = 0;
+  for (const auto& [name, configs] : file["problems"].items()) {
+    ASSERT_TRUE(now.contains(name)) << name;
+    for (const auto& [config, history] : configs.items()) {
+      const std::string what = name + " " + config;
+      ++compared;
+      if (same_kernel) {
+        ExpectSameHistory(what, history, now[name][config]);
+      } else if (config != "nsn-nm" && config != "nsn-fb") {
+        EXPECT_EQ(history["status"], now[name][config]["status"])
+            << what << " under OPENBLAS_CORETYPE=" << BlasKernel();
+      }
+    }
+  }
+  EXPECT_EQ(compared, static_cast<int>(now.size() * std::size(kConfigs)));
+}
+
+}  // namespace
+}  // namespace fcsn
