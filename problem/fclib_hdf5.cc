@@ -3,6 +3,7 @@
 // failure as one line "<path>: <what is wrong>".
 #include "problem/fclib_hdf5.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -55,7 +56,11 @@ bool Hdf5Reader::Open() {
   std::error_code ec;
   const std::filesystem::file_status status =
       std::filesystem::status(path_, ec);
-  if (ec || !std::filesystem::exists(status)) return Fail("no such file");
+  if (ec == std::errc::no_such_file_or_directory ||
+      (!ec && !std::filesystem::exists(status))) {
+    return Fail("no such file");
+  }
+  if (ec) return Fail("cannot be accessed: " + ec.message());
   if (std::filesystem::is_directory(status))
     return Fail("is a directory, not an HDF5 file");
   const htri_t is_hdf5 = H5Fis_hdf5(path_.c_str());
@@ -65,6 +70,10 @@ bool Hdf5Reader::Open() {
   file_ = Handle(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file_.valid())
     return Fail("cannot be opened as HDF5 (truncated or corrupt file)");
+  hsize_t size = 0;
+  if (H5Fget_filesize(file_.get(), &size) < 0)
+    return Fail("cannot read the file size");
+  file_size_ = size;
   return true;
 }
 
@@ -137,6 +146,38 @@ bool Hdf5Reader::OpenNumeric(const std::string& object,
     return Fail(object + " has " + std::to_string(*count) +
                 " entries, more than fcsn supports");
   }
+  return CheckStorage(object, dataset->get(), H5Tget_size(type.get()), *count);
+}
+
+// Cross-checks a dataset's declared extent against the bytes that back it, so
+// that a forged extent cannot make the reader allocate more than O(file size).
+bool Hdf5Reader::CheckStorage(const std::string& object,
+                              hid_t dataset,
+                              size_t type_size,
+                              hsize_t count) {
+  Handle plist(H5Dget_create_plist(dataset), H5Pclose);
+  if (!plist.valid()) return Fail("cannot read the storage of " + object);
+  const H5D_layout_t layout = H5Pget_layout(plist.get());
+  if (layout != H5D_COMPACT && layout != H5D_CONTIGUOUS &&
+      layout != H5D_CHUNKED) {
+    return Fail(object + " has a storage layout fcsn does not read");
+  }
+  if (H5Pget_external_count(plist.get()) != 0)
+    return Fail(object + " is stored in an external file (not supported)");
+  if (count == 0) return true;
+  // Bytes that may legitimately be read back: what the file stores for the
+  // dataset (never more than the file), times deflate's maximal expansion
+  // (1032:1) when chunks may be compressed, plus one file size for data never
+  // written, which reads as the fill value (Siconos leaves /solution so).
+  const hsize_t stored =
+      std::min<hsize_t>(H5Dget_storage_size(dataset), file_size_);
+  const hsize_t expansion = layout == H5D_CHUNKED ? kMaxExpansion : 1;
+  const hsize_t declared_bytes = count * std::max<size_t>(type_size, 1);
+  if (type_size == 0 || declared_bytes > stored * expansion + file_size_) {
+    return Fail(object + " declares " + std::to_string(count) +
+                " entries but the file stores only " + std::to_string(stored) +
+                " bytes for it (corrupt file)");
+  }
   return true;
 }
 
@@ -146,7 +187,7 @@ bool Hdf5Reader::ReadArray(const std::string& object,
                            std::vector<T>* out) {
   Handle dataset;
   hsize_t count = 0;
-  if (!OpenNumeric(object, mem_type == H5T_NATIVE_INT, &dataset, &count))
+  if (!OpenNumeric(object, mem_type == H5T_NATIVE_LLONG, &dataset, &count))
     return false;
   out->assign(count, T());
   if (count > 0 &&
@@ -159,8 +200,22 @@ bool Hdf5Reader::ReadArray(const std::string& object,
   return true;
 }
 
+// Integers are read as int64 so that a value beyond the int range is reported
+// as stored instead of clamped by HDF5's conversion.
 bool Hdf5Reader::ReadInts(const std::string& object, std::vector<int>* out) {
-  return ReadArray(object, H5T_NATIVE_INT, out);
+  std::vector<long long> wide;
+  if (!ReadArray(object, H5T_NATIVE_LLONG, &wide)) return false;
+  out->resize(wide.size());
+  for (size_t k = 0; k < wide.size(); ++k) {
+    if (wide[k] < std::numeric_limits<int>::min() ||
+        wide[k] > std::numeric_limits<int>::max()) {
+      return Fail(object + "[" + std::to_string(k) +
+                  "] = " + std::to_string(wide[k]) +
+                  " is outside the 32-bit integer range");
+    }
+    (*out)[k] = static_cast<int>(wide[k]);
+  }
+  return true;
 }
 bool Hdf5Reader::ReadDoubles(const std::string& object,
                              std::vector<double>* out) {

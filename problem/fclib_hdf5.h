@@ -120,14 +120,22 @@ class Hdf5Reader {
                    bool integer_only,
                    Handle* dataset,
                    hsize_t* count);
+  bool CheckStorage(const std::string& object,
+                    hid_t dataset,
+                    size_t type_size,
+                    hsize_t count);
   template <typename T>
   bool ReadArray(const std::string& object,
                  hid_t mem_type,
                  std::vector<T>* out);
 
+  // Largest expansion of deflate-compressed data (zlib's documented bound).
+  static constexpr hsize_t kMaxExpansion = 1032;
+
   std::string path_;
   std::string* error_;
   Handle file_;
+  hsize_t file_size_ = 0;
 };
 
 // Runs a public entry point with HDF5 silenced; library exceptions (bad_alloc

@@ -20,12 +20,31 @@ struct MatrixStats {
   long duplicates = 0;
 };
 
-// Reads /fclib_global/<name> in any of the three storages into a compressed
-// column matrix (duplicates summed, explicit zeros kept).
+// The header of /fclib_global/<name>: declared sizes and storage.
+struct MatrixHeader {
+  std::string name;  // "M" or "H"
+  int rows = 0;
+  int cols = 0;
+  int nz = 0;  // >= 0 triplets, -1 CSC, -2 CSR
+};
+
+// Reads {m, n, nz} of /fclib_global/<name> and checks their ranges. Allocates
+// nothing that depends on them: the caller cross-checks rows and cols against
+// the vectors (whose extents the file backs) before calling ReadMatrix.
+bool ReadMatrixHeader(Hdf5Reader* reader,
+                      const std::string& name,
+                      MatrixHeader* header);
+
+// Reads {i, p, x} in the storage the header gives into a compressed-column
+// rows x cols matrix (duplicates summed, explicit zeros kept).
 bool ReadMatrix(Hdf5Reader* reader,
-                const std::string& name,
+                const MatrixHeader& header,
                 SparseMatrix* out,
                 MatrixStats* stats);
+
+// "row k" or "column k" for the first row or column of `a` without a nonzero
+// value (a is then singular), or "" if there is none.
+std::string FirstZeroRowOrColumn(const SparseMatrix& a);
 
 // Square, no nonzero value below the diagonal, at least one strictly above.
 bool IsUpperTriangleOnly(const SparseMatrix& a);

@@ -34,6 +34,21 @@
 // restored afterwards. That handler is process-wide HDF5 state, so these
 // functions must not run concurrently with other HDF5 users.
 //
+// Hostile files: a file of S bytes is read or rejected within O(S) memory.
+// Every dataset's extent is checked against the bytes the file stores for it
+// (at most deflate's 1032:1 expansion for chunked data, plus at most S bytes
+// never written, which read as the fill value) before it is read; the declared
+// sizes of M and H are checked against f, w and mu before a matrix is
+// allocated; raw data kept in an external file is refused; integer fields are
+// read as 64-bit and reported as stored (never clamped). An M with a zero row
+// or column (e.g. nz = 0) is singular and rejected.
+//
+// What the library cannot guarantee: libhdf5 itself (1.10) can crash
+// (SIGSEGV in H5Dread, H5Lexists) on some corrupted files, before fcsn sees
+// any data. A program that reads untrusted files must contain that, e.g. by
+// reading in a child process or under a fatal-signal handler; the `fcsn`
+// command does the latter (cli/crash_guard.h: exit 2 with one line).
+//
 // Zero contacts: GlobalProblem::Validate() accepts nc = 0 (an ordinary input),
 // but the reader rejects a file whose H has no columns (an FCLib file without
 // contacts is a broken export), and the writer refuses to write one, so that

@@ -21,6 +21,22 @@ DatasetSpec IntArray(std::vector<int> values) {
   return d;
 }
 
+DatasetSpec Int64Array(std::vector<long long> values) {
+  DatasetSpec d;
+  d.kind = DatasetSpec::Kind::kInt64;
+  d.dims = {values.size()};
+  d.int64s = std::move(values);
+  return d;
+}
+
+DatasetSpec UnwrittenDoubles(unsigned long long count) {
+  DatasetSpec d;
+  d.kind = DatasetSpec::Kind::kDouble;
+  d.dims = {count};
+  d.unwritten = true;
+  return d;
+}
+
 DatasetSpec DoubleArray(std::vector<double> values) {
   DatasetSpec d;
   d.kind = DatasetSpec::Kind::kDouble;
@@ -35,6 +51,23 @@ DatasetSpec Text(std::string text) {
   d.text = std::move(text);
   return d;
 }
+
+namespace {
+
+// Creation properties of a dataset: chunked for `unwritten`, external raw
+// data for `external_file`, default otherwise.
+hid_t DatasetCreatePlist(const DatasetSpec& d, hsize_t bytes) {
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (d.unwritten) {
+    const hsize_t chunk[1] = {1024};
+    H5Pset_chunk(dcpl, 1, chunk);
+  }
+  if (!d.external_file.empty())
+    H5Pset_external(dcpl, d.external_file.c_str(), 0, bytes);
+  return dcpl;
+}
+
+}  // namespace
 
 void WriteSpec(const std::string& path, const FileSpec& spec) {
   const hid_t file =
@@ -63,6 +96,11 @@ void WriteSpec(const std::string& path, const FileSpec& spec) {
         mem_type = H5Tcopy(H5T_NATIVE_INT);
         data = d.ints.data();
         break;
+      case DatasetSpec::Kind::kInt64:
+        file_type = H5Tcopy(H5T_STD_I64LE);
+        mem_type = H5Tcopy(H5T_NATIVE_LLONG);
+        data = d.int64s.data();
+        break;
       case DatasetSpec::Kind::kDouble:
         file_type = H5Tcopy(H5T_IEEE_F64LE);
         mem_type = H5Tcopy(H5T_NATIVE_DOUBLE);
@@ -75,16 +113,19 @@ void WriteSpec(const std::string& path, const FileSpec& spec) {
         data = d.text.c_str();
         break;
     }
-    const hid_t dataset = H5Dcreate2(
-        file, name.c_str(), file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-    EXPECT_GE(dataset, 0) << name;
     const hssize_t points = H5Sget_simple_extent_npoints(space);
-    if (points > 0) {
+    const hid_t dcpl = DatasetCreatePlist(
+        d, static_cast<hsize_t>(points) * H5Tget_size(file_type));
+    const hid_t dataset = H5Dcreate2(
+        file, name.c_str(), file_type, space, lcpl, dcpl, H5P_DEFAULT);
+    EXPECT_GE(dataset, 0) << name;
+    if (points > 0 && !d.unwritten) {
       EXPECT_GE(
           H5Dwrite(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0)
           << name;
     }
     H5Dclose(dataset);
+    H5Pclose(dcpl);
     H5Tclose(mem_type);
     H5Tclose(file_type);
     H5Sclose(space);
@@ -502,6 +543,71 @@ std::vector<MalformedCase> MalformedCases() {
       Storage::kTriplet,
       [](FileSpec* s) { (*s)["/fclib_global/spacedim"] = IntArray({2}); },
       "spacedim = 2"));
+  for (MalformedCase& c : HostileCases()) cases.push_back(std::move(c));
+  return cases;
+}
+
+std::vector<MalformedCase> HostileCases() {
+  std::vector<MalformedCase> cases;
+  cases.push_back(FromSpec(
+      "ForgedVectorExtent",
+      Storage::kTriplet,
+      [](FileSpec* s) { (*s)[kV + "f"] = UnwrittenDoubles(2147483646ull); },
+      "vectors/f declares 2147483646 entries but the file stores only"));
+  cases.push_back(FromSpec(
+      "ForgedMatrixSizes",
+      Storage::kTriplet,
+      [](FileSpec* s) {
+        for (const std::string& size : {kM + "m", kM + "n", kH + "m"})
+          (*s)[size] = IntArray({2147483646});
+      },
+      "vectors/f has 6 entries, expected n = 2147483646"));
+  cases.push_back(FromSpec(
+      "Int64SizeBeyondInt",
+      Storage::kTriplet,
+      [](FileSpec* s) { (*s)[kM + "m"] = Int64Array({4294967302ll}); },
+      "/fclib_global/M/m[0] = 4294967302 is outside the 32-bit integer range"));
+  cases.push_back(FromFunction(
+      "SymlinkLoop",
+      [](const std::string& dir) {
+        const std::string a = dir + "/malformed_SymlinkLoopA.hdf5";
+        const std::string b = dir + "/malformed_SymlinkLoopB.hdf5";
+        std::error_code ignored;
+        std::filesystem::remove(a, ignored);
+        std::filesystem::remove(b, ignored);
+        std::filesystem::create_symlink(b, a);
+        std::filesystem::create_symlink(a, b);
+        return a;
+      },
+      "symbolic links"));
+  cases.push_back(FromSpec(
+      "MWithoutEntries",
+      Storage::kTriplet,
+      [](FileSpec* s) {
+        AddMatrix(s, "M", SparseMatrix(6, 6), Storage::kTriplet);
+      },
+      "M has no nonzero entry, so it is singular"));
+  cases.push_back(FromSpec(
+      "MWithAZeroRowAndColumn",
+      Storage::kCsc,
+      [](FileSpec* s) {
+        SparseMatrix m = SmallProblem().M;
+        m.prune([](int row, int col, double) { return row != 2 && col != 2; });
+        AddMatrix(s, "M", m, Storage::kCsc);
+      },
+      "M is singular: its row 2 has no nonzero entry"));
+  cases.push_back(FromFunction(
+      "ExternalRawData",
+      [](const std::string& dir) {
+        const std::string raw = dir + "/malformed_ExternalRawData.bin";
+        WriteText(raw, std::string(48, '\0'));
+        FileSpec spec = SmallProblemSpec();
+        spec[kV + "f"].external_file = raw;
+        const std::string path = dir + "/malformed_ExternalRawData.hdf5";
+        WriteSpec(path, spec);
+        return path;
+      },
+      "vectors/f is stored in an external file (not supported)"));
   return cases;
 }
 
