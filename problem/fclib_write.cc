@@ -1,12 +1,12 @@
 // FCLib global-problem writer (layout: fcsn/fclib_io.h): M and H as
-// triplets, the vectors, info strings, /solution and /guesses.
-#include <filesystem>
+// triplets, the vectors, info strings, /solution and /guesses, built in
+// memory and then put in place atomically (atomic_file.h).
 #include <string>
-#include <system_error>
 #include <utility>
 #include <vector>
 
 #include "fcsn/fclib_io.h"
+#include "problem/atomic_file.h"
 #include "problem/fclib_hdf5.h"
 
 namespace fcsn {
@@ -19,28 +19,34 @@ class FileWriter {
   FileWriter(std::string path, std::string* error)
       : path_(std::move(path)), error_(error) {}
 
+  // Builds the file in memory (HDF5 core driver without backing store):
+  // nothing reaches the disk before Finish(), so a failed write never leaves
+  // HDF5 with a half-written file to flush at exit.
   bool Create() {
-    file_ = Handle(
-        H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-        H5Fclose);
-    if (!file_.valid())
-      return Fail(
-          "cannot create the file (missing directory or no permission)");
-    created_ = true;
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    if (!fapl.valid() || H5Pset_fapl_core(fapl.get(), 1 << 20, 0) < 0)
+      return Fail("cannot set up HDF5's in-memory file");
+    file_ =
+        Handle(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
+               H5Fclose);
+    if (!file_.valid()) return Fail("cannot create the HDF5 file in memory");
     return true;
   }
 
-  // After a failed write: closes and deletes the partial file this writer
-  // created.
-  void Discard() {
-    if (!created_) return;
-    file_.Close();
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-
+  // Takes the in-memory image and replaces path with it atomically
+  // (atomic_file.h).
   bool Finish() {
-    if (!file_.Close()) return Fail("cannot close the file (write error)");
+    if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0)
+      return Fail("cannot complete the HDF5 file in memory");
+    const ssize_t size = H5Fget_file_image(file_.get(), nullptr, 0);
+    if (size <= 0) return Fail("cannot complete the HDF5 file in memory");
+    std::vector<char> image(static_cast<size_t>(size));
+    if (H5Fget_file_image(file_.get(), image.data(), image.size()) != size)
+      return Fail("cannot complete the HDF5 file in memory");
+    file_.Close();
+    std::string what;
+    if (!internal::ReplaceFileAtomically(path_, image, &what))
+      return Fail(what);
     return true;
   }
 
@@ -151,7 +157,6 @@ class FileWriter {
   std::string path_;
   std::string* error_;
   Handle file_;
-  bool created_ = false;
 };
 
 // Checks a point's sizes against the problem; u may be empty.
@@ -224,9 +229,7 @@ bool WriteGlobalProblemImpl(FileWriter* writer,
           writer, "/guesses/" + std::to_string(k + 1), p, (*guesses)[k]);
     }
   }
-  if (ok && writer->Finish()) return true;
-  writer->Discard();
-  return false;
+  return ok && writer->Finish();
 }
 
 // Runs a public entry point with HDF5 silenced; library exceptions (bad_alloc

@@ -135,12 +135,19 @@ struct WriteOptions {
   std::string math_info = "unknown";
 };
 
-// Creates (or truncates) path and writes the problem with M and H as triplets
-// (nz = nnz, nzmax = nnz; Siconos reads only triplets reliably), plus /solution
-// and /guesses when given. The problem must pass Validate() and have nc >= 1;
-// solution and guesses must have v of size n and r of size m, and u of size m
-// or empty (then H^T v + w is written). Reading the file back gives identical M
-// (same pattern, incl. explicit zeros), H, f, w, mu, v, u, r.
+// Writes the problem with M and H as triplets (nz = nnz, nzmax = nnz; Siconos
+// reads only triplets reliably), plus /solution and /guesses when given. The
+// problem must pass Validate() and have nc >= 1; solution and guesses must
+// have v of size n and r of size m, and u of size m or empty (then H^T v + w is
+// written). Reading the file back gives identical M (same pattern, incl.
+// explicit zeros), H, f, w, mu, v, u, r.
+//
+// Atomic: the data go to a new temporary file beside path (same directory,
+// hence same file system), which is flushed (fsync) and then renamed over
+// path. On any failure (full disk, quota, I/O error) the temporary file is
+// removed and path is left as it was: absent, or with its previous content.
+// A symbolic link at path is followed (its target is replaced). A new file
+// gets mode 0666 minus the umask; a replaced file keeps its mode.
 bool WriteGlobalProblem(const std::string& path,
                         const GlobalProblem& problem,
                         const Solution* solution,
