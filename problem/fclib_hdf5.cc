@@ -129,6 +129,12 @@ bool Hdf5Reader::OpenNumeric(const std::string& object,
     return Fail(object + " has type " + TypeClassName(type_class) +
                 ", expected " + (integer_only ? "integer" : "float"));
   }
+  if (!IsPlainNumericType(type.get(), type_class)) {
+    return Fail(object + " has an unusual " + TypeClassName(type_class) +
+                " type (size " + std::to_string(H5Tget_size(type.get())) +
+                " bytes, precision " +
+                std::to_string(H5Tget_precision(type.get())) + " bits)");
+  }
   Handle space(H5Dget_space(dataset->get()), H5Sclose);
   if (!space.valid()) return Fail("cannot read the shape of " + object);
   const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -165,20 +171,53 @@ bool Hdf5Reader::CheckStorage(const std::string& object,
   if (H5Pget_external_count(plist.get()) != 0)
     return Fail(object + " is stored in an external file (not supported)");
   if (count == 0) return true;
-  // Bytes that may legitimately be read back: what the file stores for the
-  // dataset (never more than the file), times deflate's maximal expansion
-  // (1032:1) when chunks may be compressed, plus one file size for data never
-  // written, which reads as the fill value (Siconos leaves /solution so).
-  const hsize_t stored =
-      std::min<hsize_t>(H5Dget_storage_size(dataset), file_size_);
-  const hsize_t expansion = layout == H5D_CHUNKED ? kMaxExpansion : 1;
-  const hsize_t declared_bytes = count * std::max<size_t>(type_size, 1);
-  if (type_size == 0 || declared_bytes > stored * expansion + file_size_) {
+  const hsize_t raw_size = H5Dget_storage_size(dataset);
+  const hsize_t stored = std::min<hsize_t>(raw_size, file_size_);
+  const hsize_t declared_bytes = count * type_size;
+  if (!StorageCanHold(layout, raw_size, declared_bytes)) {
     return Fail(object + " declares " + std::to_string(count) +
                 " entries but the file stores only " + std::to_string(stored) +
                 " bytes for it (corrupt file)");
   }
   return true;
+}
+
+// Bytes that may legitimately be read back from a dataset of this layout with
+// `raw_size` bytes of storage:
+// - compact: exactly what its header holds (libhdf5 1.10 copies
+//   extent x type size bytes out of that buffer without checking: SIGSEGV);
+// - contiguous: what is stored, or, if nothing was ever written (reads as the
+//   fill value, as Siconos leaves /solution), up to one file size;
+// - chunked: what is stored times deflate's maximal expansion (1032:1), plus
+//   one file size of unwritten chunks.
+// Stored sizes beyond the file size are forged and count as the file size.
+bool Hdf5Reader::StorageCanHold(H5D_layout_t layout,
+                                hsize_t raw_size,
+                                hsize_t declared_bytes) const {
+  const hsize_t stored = std::min(raw_size, file_size_);
+  switch (layout) {
+    case H5D_COMPACT:
+      return declared_bytes <= raw_size && raw_size <= file_size_;
+    case H5D_CONTIGUOUS:
+      return stored == 0 ? declared_bytes <= file_size_
+                         : declared_bytes <= stored;
+    case H5D_CHUNKED:
+      return declared_bytes <= stored * kMaxExpansion + file_size_;
+    default:
+      return false;
+  }
+}
+
+// Integers of 1, 2, 4 or 8 bytes and IEEE floats of 4 or 8 bytes, without
+// padding bits: the conversions libhdf5 does best. Anything else (forged
+// sizes, precisions or offsets) is refused before libhdf5 converts it.
+bool Hdf5Reader::IsPlainNumericType(hid_t type, H5T_class_t type_class) {
+  const size_t size = H5Tget_size(type);
+  const size_t precision = H5Tget_precision(type);
+  if (precision != 8 * size || H5Tget_offset(type) != 0) return false;
+  if (type_class == H5T_INTEGER)
+    return size == 1 || size == 2 || size == 4 || size == 8;
+  return size == 4 || size == 8;
 }
 
 template <typename T>

@@ -124,6 +124,10 @@ class Hdf5Reader {
                     hid_t dataset,
                     size_t type_size,
                     hsize_t count);
+  bool StorageCanHold(H5D_layout_t layout,
+                      hsize_t raw_size,
+                      hsize_t declared_bytes) const;
+  static bool IsPlainNumericType(hid_t type, H5T_class_t type_class);
   template <typename T>
   bool ReadArray(const std::string& object,
                  hid_t mem_type,
