@@ -75,6 +75,23 @@ struct MalformedCase {
   std::function<std::string(const std::string&)> make;
   std::string expected;  // substring of the one-line error
 };
+// Building blocks of the case tables (fclib_test_files.cc,
+// fclib_hostile_files.cc): object-path prefixes, a case made of
+// SmallProblemSpec(storage) with one mutation, a case made by a function, and
+// a raw text file.
+inline const std::string kM = "/fclib_global/M/";
+inline const std::string kH = "/fclib_global/H/";
+inline const std::string kV = "/fclib_global/vectors/";
+using SpecMutation = std::function<void(FileSpec*)>;
+MalformedCase FromSpec(const std::string& name,
+                       Storage storage,
+                       SpecMutation mutate,
+                       std::string expected);
+MalformedCase FromFunction(std::string name,
+                           std::function<std::string(const std::string&)> make,
+                           std::string expected);
+void WriteText(const std::string& path, const std::string& text);
+
 // Every malformed input, HostileCases() included.
 std::vector<MalformedCase> MalformedCases();
 
