@@ -1,7 +1,14 @@
 #include "cli/cli_util.h"
 
+#include <hdf5.h>
+#include <sys/stat.h>
+
+#include <csignal>
 #include <iostream>
 #include <string>
+#include <vector>
+
+#include "cli/crash_guard.h"
 
 namespace fcsn::cli {
 
@@ -37,6 +44,11 @@ MStorage ParseMStorage(const std::string& name) {
   return *storage;
 }
 
+void PrepareProcess() {
+  H5dont_atexit();
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
 void LoadProblemOrExit(const std::string& path,
                        MStorage m_storage,
                        GlobalProblem* problem,
@@ -44,8 +56,55 @@ void LoadProblemOrExit(const std::string& path,
   ReadOptions options;
   options.m_storage = m_storage;
   std::string error;
-  if (!ReadGlobalProblem(path, options, problem, info, &error))
-    FailBadInput(error);
+  bool ok = false;
+  {
+    ReadingGuard guard(path);
+    ok = ReadGlobalProblem(path, options, problem, info, &error);
+  }
+  if (!ok) FailBadInput(error);
+}
+
+void ReadSolutionOrExit(const std::string& path,
+                        int n,
+                        int m,
+                        Solution* solution) {
+  std::string error;
+  bool ok = false;
+  {
+    ReadingGuard guard(path);
+    ok = ReadSolution(path, n, m, solution, &error);
+  }
+  if (!ok) FailBadInput(error);
+}
+
+void ReadGuessesOrExit(const std::string& path,
+                       int n,
+                       int m,
+                       std::vector<Solution>* guesses) {
+  std::string error;
+  bool ok = false;
+  {
+    ReadingGuard guard(path);
+    ok = ReadGuesses(path, n, m, guesses, &error);
+  }
+  if (!ok) FailBadInput(error);
+}
+
+void CheckOutputOrExit(const std::string& output,
+                       const std::vector<std::string>& inputs) {
+  if (output.empty()) FailBadInput("--output: the file name is empty");
+  struct stat out {};
+  if (stat(output.c_str(), &out) != 0) return;  // a new file
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev &&
+        in.st_ino == out.st_ino) {
+      FailBadInput(output +
+                   ": is the input file; fcsn does not rewrite its input (the "
+                   "result would drop /guesses and may store M differently), "
+                   "choose another --output");
+    }
+  }
 }
 
 void PrintJson(const nlohmann::json& object) {

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "fcsn/fclib_io.h"
 #include "fcsn/problem.h"
@@ -34,12 +35,39 @@ void AddMStorageOption(CLI::App* command, std::string* m_storage_name);
 // The MStorage named by a validated --m-storage value.
 MStorage ParseMStorage(const std::string& name);
 
+// Process set-up, first thing in main(): HDF5's exit handler is switched off
+// (after a corrupt file libhdf5 may keep internal state that its handler
+// reports as "infinite loop closing library" plus a long line; fcsn closes
+// every file it opens and writes outputs atomically, so nothing depends on
+// it), and SIGXFSZ is ignored, so that a file-size limit makes a write fail
+// with one line instead of killing the process.
+void PrepareProcess();
+
 // Reads an FCLib global problem or fails with kExitBadInput and the reader's
-// one-line error.
+// one-line error. Reads under a ReadingGuard (cli/crash_guard.h): a crash in
+// libhdf5 is exit 2 with one line too.
 void LoadProblemOrExit(const std::string& path,
                        MStorage m_storage,
                        GlobalProblem* problem,
                        FclibFileInfo* info);
+
+// ReadSolution / ReadGuesses (fcsn/fclib_io.h) under a ReadingGuard, failing
+// with kExitBadInput and the reader's one-line error.
+void ReadSolutionOrExit(const std::string& path,
+                        int n,
+                        int m,
+                        Solution* solution);
+void ReadGuessesOrExit(const std::string& path,
+                       int n,
+                       int m,
+                       std::vector<Solution>* guesses);
+
+// Fails with kExitBadInput unless `output` is a usable output path: not
+// empty, and not one of the input files (same file by device and inode, so
+// links and other spellings count). fcsn never rewrites its input: the
+// written file would not be what was read (no /guesses, M re-stored).
+void CheckOutputOrExit(const std::string& output,
+                       const std::vector<std::string>& inputs);
 
 // Writes the object as one line of JSON on stdout (invalid UTF-8 replaced).
 void PrintJson(const nlohmann::json& object);

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
+  fcsn::cli::PrepareProcess();
   CLI::App app{"fcsn: global frictional contact problems in FCLib notation"};
   app.require_subcommand(1);
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

@@ -41,6 +41,7 @@ struct SolveArgs {
   bool json = false;
   bool no_history = false;
   std::string output;
+  bool output_given = false;  // --output "" is an error, not "no output"
 };
 
 template <typename Enum>
@@ -177,8 +178,10 @@ nlohmann::json SummaryJson(const std::string& file,
 void RunSolve(const SolveArgs& args) {
   const SolverOptions options = MakeOptions(args);
   const MStorage m_storage = ParseMStorage(args.m_storage);
-  if (!args.output.empty() && args.files.size() != 1) {
-    FailBadInput("--output needs exactly one input file");
+  if (args.output_given) {
+    if (args.files.size() != 1)
+      FailBadInput("--output needs exactly one input file");
+    CheckOutputOrExit(args.output, args.files);
   }
   const bool table = args.files.size() > 1 && !args.json;
   if (table) {
@@ -203,9 +206,7 @@ void RunSolve(const SolveArgs& args) {
     const Solution* guess_ptr = nullptr;
     if (args.warm_start && info.number_of_guesses > 0) {
       std::vector<Solution> guesses;
-      std::string error;
-      if (!ReadGuesses(file, problem.n(), problem.m(), &guesses, &error))
-        FailBadInput(error);
+      ReadGuessesOrExit(file, problem.n(), problem.m(), &guesses);
       guess = guesses.front();
       guess_ptr = &guess;
     }
@@ -234,7 +235,7 @@ void RunSolve(const SolveArgs& args) {
                 << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
                 << summary.FullReport();
     }
-    if (!args.output.empty()) {
+    if (args.output_given) {
       std::string error;
       WriteOptions write;
       write.title = info.title;
@@ -335,12 +336,16 @@ void RegisterSolveCommand(CLI::App& app) {
       "..., history)");
   command->add_flag(
       "--no-history", args->no_history, "Leave the history out of --json");
-  command->add_option(
+  CLI::Option* output = command->add_option(
       "--output",
       args->output,
-      "Write the problem and its /solution (v, u, r) to this FCLib file");
+      "Write the problem and its /solution (v, u, r) to this FCLib file "
+      "(atomically; never the input file)");
   AddMStorageOption(command, &args->m_storage);
-  command->callback([args] { RunSolve(*args); });
+  command->callback([args, output] {
+    args->output_given = output->count() > 0;
+    RunSolve(*args);
+  });
 }
 
 }  // namespace fcsn::cli

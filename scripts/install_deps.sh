@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fcsn needs to build, test and run its CLI.
 # Idempotent: packages already present are skipped, so it is cheap to call before every build.
-# Usage: scripts/install_deps.sh [--bench]   (--bench adds the benchmark-only Siconos/matplotlib stack)
+# Usage: scripts/install_deps.sh [--bench] [--fuzz]
+#   --bench adds the benchmark-only Siconos/matplotlib stack
+#   --fuzz adds clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -18,9 +20,12 @@ packages=(
   libfclib-dev
   python3-numpy python3-h5py
 )
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib)
-fi
+for arg in "$@"; do
+  case "$arg" in
+    --bench) packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib) ;;
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -34,6 +34,21 @@
 // restored afterwards. That handler is process-wide HDF5 state, so these
 // functions must not run concurrently with other HDF5 users.
 //
+// Hostile files: a file of S bytes is read or rejected within O(S) memory.
+// Every dataset's extent is checked against the bytes the file stores for it
+// (at most deflate's 1032:1 expansion for chunked data, plus at most S bytes
+// never written, which read as the fill value) before it is read; the declared
+// sizes of M and H are checked against f, w and mu before a matrix is
+// allocated; raw data kept in an external file is refused; integer fields are
+// read as 64-bit and reported as stored (never clamped). An M with a zero row
+// or column (e.g. nz = 0) is singular and rejected.
+//
+// What the library cannot guarantee: libhdf5 itself (1.10) can crash
+// (SIGSEGV in H5Dread, H5Lexists) on some corrupted files, before fcsn sees
+// any data. A program that reads untrusted files must contain that, e.g. by
+// reading in a child process or under a fatal-signal handler; the `fcsn`
+// command does the latter (cli/crash_guard.h: exit 2 with one line).
+//
 // Zero contacts: GlobalProblem::Validate() accepts nc = 0 (an ordinary input),
 // but the reader rejects a file whose H has no columns (an FCLib file without
 // contacts is a broken export), and the writer refuses to write one, so that
@@ -120,12 +135,19 @@ struct WriteOptions {
   std::string math_info = "unknown";
 };
 
-// Creates (or truncates) path and writes the problem with M and H as triplets
-// (nz = nnz, nzmax = nnz; Siconos reads only triplets reliably), plus /solution
-// and /guesses when given. The problem must pass Validate() and have nc >= 1;
-// solution and guesses must have v of size n and r of size m, and u of size m
-// or empty (then H^T v + w is written). Reading the file back gives identical M
-// (same pattern, incl. explicit zeros), H, f, w, mu, v, u, r.
+// Writes the problem with M and H as triplets (nz = nnz, nzmax = nnz; Siconos
+// reads only triplets reliably), plus /solution and /guesses when given. The
+// problem must pass Validate() and have nc >= 1; solution and guesses must
+// have v of size n and r of size m, and u of size m or empty (then H^T v + w is
+// written). Reading the file back gives identical M (same pattern, incl.
+// explicit zeros), H, f, w, mu, v, u, r.
+//
+// Atomic: the data go to a new temporary file beside path (same directory,
+// hence same file system), which is flushed (fsync) and then renamed over
+// path. On any failure (full disk, quota, I/O error) the temporary file is
+// removed and path is left as it was: absent, or with its previous content.
+// A symbolic link at path is followed (its target is replaced). A new file
+// gets mode 0666 minus the umask; a replaced file keeps its mode.
 bool WriteGlobalProblem(const std::string& path,
                         const GlobalProblem& problem,
                         const Solution* solution,

@@ -27,19 +27,27 @@ inline std::string Slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs `fcsn <args>` and captures its exit code, stdout and stderr.
-inline RunResult RunFcsn(const std::string& args) {
+// Runs `<prefix> fcsn <args>` (prefix: e.g. "timeout 60" or "prlimit
+// --fsize=8192", or empty) and captures its exit code, stdout and stderr.
+inline RunResult RunFcsnWith(const std::string& prefix,
+                             const std::string& args) {
   static int counter = 0;
   const std::string base =
       testing::TempDir() + "/run" + std::to_string(++counter);
-  const std::string command = std::string(FCSN_BINARY_DIR) + "/bin/fcsn " +
-                              args + " >" + base + ".out 2>" + base + ".err";
+  const std::string command = prefix + " " + std::string(FCSN_BINARY_DIR) +
+                              "/bin/fcsn " + args + " >" + base + ".out 2>" +
+                              base + ".err";
   const int status = std::system(command.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = Slurp(base + ".out");
   r.err = Slurp(base + ".err");
   return r;
+}
+
+// Runs `fcsn <args>` and captures its exit code, stdout and stderr.
+inline RunResult RunFcsn(const std::string& args) {
+  return RunFcsnWith("", args);
 }
 
 }  // namespace fcsn

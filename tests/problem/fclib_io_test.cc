@@ -397,7 +397,7 @@ TEST(FclibIoTest, WriterRejectsWhatItCouldNotReadBack) {
 
   const std::string no_dir = TempDir() + "/no/such/dir/p.hdf5";
   EXPECT_FALSE(WriteGlobalProblem(no_dir, p, nullptr, nullptr, &error));
-  EXPECT_THAT(error, HasSubstr(no_dir + ": cannot create the file"));
+  EXPECT_THAT(error, HasSubstr(no_dir + ": cannot create a file"));
 }
 
 TEST(FclibIoTest, WriterFillsAnEmptyUWithHTransposeVPlusW) {

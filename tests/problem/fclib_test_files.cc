@@ -21,6 +21,22 @@ DatasetSpec IntArray(std::vector<int> values) {
   return d;
 }
 
+DatasetSpec Int64Array(std::vector<long long> values) {
+  DatasetSpec d;
+  d.kind = DatasetSpec::Kind::kInt64;
+  d.dims = {values.size()};
+  d.int64s = std::move(values);
+  return d;
+}
+
+DatasetSpec UnwrittenDoubles(unsigned long long count) {
+  DatasetSpec d;
+  d.kind = DatasetSpec::Kind::kDouble;
+  d.dims = {count};
+  d.unwritten = true;
+  return d;
+}
+
 DatasetSpec DoubleArray(std::vector<double> values) {
   DatasetSpec d;
   d.kind = DatasetSpec::Kind::kDouble;
@@ -35,6 +51,23 @@ DatasetSpec Text(std::string text) {
   d.text = std::move(text);
   return d;
 }
+
+namespace {
+
+// Creation properties of a dataset: chunked for `unwritten`, external raw
+// data for `external_file`, default otherwise.
+hid_t DatasetCreatePlist(const DatasetSpec& d, hsize_t bytes) {
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  if (d.unwritten) {
+    const hsize_t chunk[1] = {1024};
+    H5Pset_chunk(dcpl, 1, chunk);
+  }
+  if (!d.external_file.empty())
+    H5Pset_external(dcpl, d.external_file.c_str(), 0, bytes);
+  return dcpl;
+}
+
+}  // namespace
 
 void WriteSpec(const std::string& path, const FileSpec& spec) {
   const hid_t file =
@@ -63,6 +96,11 @@ void WriteSpec(const std::string& path, const FileSpec& spec) {
         mem_type = H5Tcopy(H5T_NATIVE_INT);
         data = d.ints.data();
         break;
+      case DatasetSpec::Kind::kInt64:
+        file_type = H5Tcopy(H5T_STD_I64LE);
+        mem_type = H5Tcopy(H5T_NATIVE_LLONG);
+        data = d.int64s.data();
+        break;
       case DatasetSpec::Kind::kDouble:
         file_type = H5Tcopy(H5T_IEEE_F64LE);
         mem_type = H5Tcopy(H5T_NATIVE_DOUBLE);
@@ -75,16 +113,19 @@ void WriteSpec(const std::string& path, const FileSpec& spec) {
         data = d.text.c_str();
         break;
     }
-    const hid_t dataset = H5Dcreate2(
-        file, name.c_str(), file_type, space, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-    EXPECT_GE(dataset, 0) << name;
     const hssize_t points = H5Sget_simple_extent_npoints(space);
-    if (points > 0) {
+    const hid_t dcpl = DatasetCreatePlist(
+        d, static_cast<hsize_t>(points) * H5Tget_size(file_type));
+    const hid_t dataset = H5Dcreate2(
+        file, name.c_str(), file_type, space, lcpl, dcpl, H5P_DEFAULT);
+    EXPECT_GE(dataset, 0) << name;
+    if (points > 0 && !d.unwritten) {
       EXPECT_GE(
           H5Dwrite(dataset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), 0)
           << name;
     }
     H5Dclose(dataset);
+    H5Pclose(dcpl);
     H5Tclose(mem_type);
     H5Tclose(file_type);
     H5Sclose(space);
@@ -211,14 +252,9 @@ FileSpec SmallProblemSpec(Storage storage) {
   return spec;
 }
 
-namespace {
-
-using Mutation = std::function<void(FileSpec*)>;
-
-// A case built from SmallProblemSpec(storage) with one mutation.
-MalformedCase FromSpec(std::string name,
+MalformedCase FromSpec(const std::string& name,
                        Storage storage,
-                       Mutation mutate,
+                       SpecMutation mutate,
                        std::string expected) {
   MalformedCase c;
   c.name = name;
@@ -247,12 +283,6 @@ void WriteText(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
 }
-
-const std::string kM = "/fclib_global/M/";
-const std::string kH = "/fclib_global/H/";
-const std::string kV = "/fclib_global/vectors/";
-
-}  // namespace
 
 std::vector<MalformedCase> MalformedCases() {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -502,6 +532,7 @@ std::vector<MalformedCase> MalformedCases() {
       Storage::kTriplet,
       [](FileSpec* s) { (*s)["/fclib_global/spacedim"] = IntArray({2}); },
       "spacedim = 2"));
+  for (MalformedCase& c : HostileCases()) cases.push_back(std::move(c));
   return cases;
 }
 

@@ -15,19 +15,27 @@
 
 namespace fcsn::testing {
 
-// One dataset: int32, float64 or fixed-length string; dims empty means a scalar
-// dataspace.
+// One dataset: int32, int64, float64 or fixed-length string; dims empty means
+// a scalar dataspace. Hostile shapes: `unwritten` creates a chunked dataset of
+// extent dims without writing it (no storage, reads as the fill value);
+// `external_file` keeps the raw data in that file (HDF5 external storage).
 struct DatasetSpec {
-  enum class Kind { kInt, kDouble, kString };
+  enum class Kind { kInt, kInt64, kDouble, kString };
   Kind kind = Kind::kDouble;
   std::vector<unsigned long long> dims;
   std::vector<int> ints;
+  std::vector<long long> int64s;
   std::vector<double> doubles;
   std::string text;
+  bool unwritten = false;
+  std::string external_file;
 };
 DatasetSpec IntArray(std::vector<int> values);
+DatasetSpec Int64Array(std::vector<long long> values);
 DatasetSpec DoubleArray(std::vector<double> values);
 DatasetSpec Text(std::string text);
+// float64[count] that the file declares but never stores.
+DatasetSpec UnwrittenDoubles(unsigned long long count);
 
 // Absolute object path -> dataset; groups are created implicitly. Paths ending
 // in '/' are empty groups.
@@ -67,7 +75,31 @@ struct MalformedCase {
   std::function<std::string(const std::string&)> make;
   std::string expected;  // substring of the one-line error
 };
+// Building blocks of the case tables (fclib_test_files.cc,
+// fclib_hostile_files.cc): object-path prefixes, a case made of
+// SmallProblemSpec(storage) with one mutation, a case made by a function, and
+// a raw text file.
+inline const std::string kM = "/fclib_global/M/";
+inline const std::string kH = "/fclib_global/H/";
+inline const std::string kV = "/fclib_global/vectors/";
+using SpecMutation = std::function<void(FileSpec*)>;
+MalformedCase FromSpec(const std::string& name,
+                       Storage storage,
+                       SpecMutation mutate,
+                       std::string expected);
+MalformedCase FromFunction(std::string name,
+                           std::function<std::string(const std::string&)> make,
+                           std::string expected);
+void WriteText(const std::string& path, const std::string& text);
+
+// Every malformed input, HostileCases() included.
 std::vector<MalformedCase> MalformedCases();
+
+// Inputs crafted against the reader's resources and assumptions (issue 12):
+// forged extents and sizes that would make a trusting reader allocate
+// gigabytes, int64 sizes beyond int, a symlink loop, a singular M (zero
+// entries, or a zero row and column), raw data in an external file.
+std::vector<MalformedCase> HostileCases();
 
 }  // namespace fcsn::testing
 
