@@ -155,6 +155,15 @@ bool SameLinearSolverOptions(const LinearSolverOptions& a,
          a.max_refinement_steps == b.max_refinement_steps;
 }
 
+// The problem the solver works on: M expanded when given as an upper triangle
+// (GlobalProblem::m_upper_triangle). A flagged problem that fails Validate()
+// goes through unchanged, so that Solve() reports why.
+const GlobalProblem& Resolved(const GlobalProblem& problem,
+                              GlobalProblem* storage) {
+  if (!problem.m_upper_triangle || !problem.Validate().empty()) return problem;
+  return WithFullM(problem, storage);
+}
+
 // The error measures of fcsn/error_measures.h into a record or a summary.
 template <typename Target>
 void CopyMeasures(const ErrorMeasures& errors, Target* target) {
@@ -852,7 +861,8 @@ Solver::Solver(const SolverOptions& options)
 Solver::~Solver() = default;
 SolverSummary Solver::Setup(const GlobalProblem& problem) {
   try {
-    return impl_->Setup(problem);
+    GlobalProblem storage;
+    return impl_->Setup(Resolved(problem, &storage));
   } catch (const std::exception& e) {
     SolverSummary summary;
     summary.status = SolverStatus::kNumericalIssue;
@@ -871,7 +881,8 @@ SolverSummary Solver::Solve(const GlobalProblem& problem,
   // Nothing escapes to the host program: an allocation failure (the only
   // exception the numerical code can raise) becomes a status.
   try {
-    return impl_->Solve(problem, guess, solution);
+    GlobalProblem storage;
+    return impl_->Solve(Resolved(problem, &storage), guess, solution);
   } catch (const std::exception& e) {
     SolverSummary summary;
     summary.status = SolverStatus::kNumericalIssue;

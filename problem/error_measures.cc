@@ -134,9 +134,11 @@ double NaturalMapResidualNorm(const GlobalProblem& p,
   return per_contact.blueNorm();
 }
 
-bool ComputeQFreeNorm(const GlobalProblem& p,
+bool ComputeQFreeNorm(const GlobalProblem& given,
                       double* q_free_norm,
                       std::string* error) {
+  GlobalProblem storage;
+  const GlobalProblem& p = WithFullM(given, &storage);
   const int n = p.n();
   Eigen::VectorXd x(n);
   bool solved = false;
@@ -181,10 +183,12 @@ bool ComputeQFreeNorm(const GlobalProblem& p,
   return true;
 }
 
-ErrorMeasures ComputeErrorMeasures(const GlobalProblem& p,
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
                                    const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
                                    double q_free_norm) {
+  GlobalProblem storage;
+  const GlobalProblem& p = WithFullM(given, &storage);
   Eigen::VectorXd balance, balance_scale, u, u_scale;
   Balance(p, v, r, &balance, &balance_scale);
   LocalVelocity(p, v, &u, &u_scale);

@@ -197,21 +197,4 @@ bool IsUpperTriangleOnly(const SparseMatrix& a) {
   return strictly_upper;
 }
 
-// U + U^T - diag(U), keeping U's pattern (and its mirror).
-SparseMatrix SymmetrizeUpper(const SparseMatrix& u) {
-  std::vector<Triplet> triplets;
-  triplets.reserve(2 * static_cast<size_t>(u.nonZeros()));
-  for (int j = 0; j < u.outerSize(); ++j) {
-    for (SparseMatrix::InnerIterator it(u, j); it; ++it) {
-      triplets.emplace_back(it.row(), it.col(), it.value());
-      if (it.row() != it.col())
-        triplets.emplace_back(it.col(), it.row(), it.value());
-    }
-  }
-  SparseMatrix s(u.rows(), u.cols());
-  s.setFromTriplets(triplets.begin(), triplets.end());
-  s.makeCompressed();
-  return s;
-}
-
 }  // namespace fcsn::internal

@@ -49,9 +49,6 @@ std::string FirstZeroRowOrColumn(const SparseMatrix& a);
 // Square, no nonzero value below the diagonal, at least one strictly above.
 bool IsUpperTriangleOnly(const SparseMatrix& a);
 
-// U + U^T - diag(U), keeping U's pattern (and its mirror).
-SparseMatrix SymmetrizeUpper(const SparseMatrix& u);
-
 }  // namespace fcsn::internal
 
 #endif  // FCSN_PROBLEM_FCLIB_MATRIX_H_

@@ -18,7 +18,6 @@ using internal::Hdf5Reader;
 using internal::IsUpperTriangleOnly;
 using internal::MatrixStats;
 using internal::ReadMatrix;
-using internal::SymmetrizeUpper;
 
 using internal::FirstZeroRowOrColumn;
 using internal::MatrixHeader;
@@ -95,7 +94,7 @@ bool ChooseM(Hdf5Reader* reader,
              FclibFileInfo* info) {
   info->m_upper_triangular = IsUpperTriangleOnly(p->M);
   if (info->m_upper_triangular && options.m_storage != MStorage::kAsStored) {
-    p->M = SymmetrizeUpper(p->M);
+    p->M = SymmetricFromUpperTriangle(p->M);
     info->m_symmetrized = true;
   }
   const std::string zero = FirstZeroRowOrColumn(p->M);

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace fcsn {
 namespace {
@@ -28,7 +29,41 @@ bool AllFinite(const SparseMatrix& a) {
 
 bool AllFinite(const Eigen::VectorXd& x) { return x.allFinite(); }
 
+bool HasNonzeroBelowDiagonal(const SparseMatrix& a) {
+  for (int j = 0; j < a.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(a, j); it; ++it) {
+      if (it.row() > it.col() && it.value() != 0.0) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+SparseMatrix SymmetricFromUpperTriangle(const SparseMatrix& upper) {
+  std::vector<Eigen::Triplet<double>> triplets;
+  triplets.reserve(2 * static_cast<size_t>(upper.nonZeros()));
+  for (int j = 0; j < upper.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(upper, j); it; ++it) {
+      triplets.emplace_back(it.row(), it.col(), it.value());
+      if (it.row() != it.col())
+        triplets.emplace_back(it.col(), it.row(), it.value());
+    }
+  }
+  SparseMatrix s(upper.rows(), upper.cols());
+  s.setFromTriplets(triplets.begin(), triplets.end());
+  s.makeCompressed();
+  return s;
+}
+
+const GlobalProblem& WithFullM(const GlobalProblem& problem,
+                               GlobalProblem* storage) {
+  if (!problem.m_upper_triangle) return problem;
+  *storage = problem;
+  storage->M = SymmetricFromUpperTriangle(problem.M);
+  storage->m_upper_triangle = false;
+  return *storage;
+}
 
 std::string GlobalProblem::Validate() const {
   if (HasEqualityConstraints()) {
@@ -62,6 +97,10 @@ std::string GlobalProblem::Validate() const {
   if (!M.isCompressed() || !H.isCompressed()) {
     return std::string(M.isCompressed() ? "H" : "M") +
            " is not in compressed form (call makeCompressed() after insert())";
+  }
+  if (m_upper_triangle && HasNonzeroBelowDiagonal(M)) {
+    return "M is flagged as an upper triangle (m_upper_triangle) but has "
+           "nonzero entries below the diagonal";
   }
   if (!AllFinite(M)) return "M contains a NaN or infinite value";
   if (!AllFinite(H)) return "H contains a NaN or infinite value";

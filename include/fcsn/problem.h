@@ -27,8 +27,13 @@ struct GlobalProblem {
   Eigen::VectorXd f;   // n, free term of the dynamics
   Eigen::VectorXd w;   // m, free term of the local kinematics
   Eigen::VectorXd mu;  // nc, friction coefficients (>= 0)
-  SparseMatrix G;      // n x p equality constraints; 0 columns when absent
-  Eigen::VectorXd b;   // p; empty when absent
+  // M holds only the upper triangle U of a symmetric matrix (how LMGC90 stores
+  // it): the solver and the error measures then use U + U^T - diag(U). false:
+  // M is used as given, symmetric or not (a triangle passed with false is
+  // solved as that triangular matrix, Siconos' reading of such files).
+  bool m_upper_triangle = false;
+  SparseMatrix G;     // n x p equality constraints; 0 columns when absent
+  Eigen::VectorXd b;  // p; empty when absent
 
   int n() const { return static_cast<int>(M.rows()); }
   int m() const { return static_cast<int>(H.cols()); }
@@ -43,6 +48,16 @@ struct GlobalProblem {
 
 // A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib
 // stores it.
+// U + U^T - diag(U) for the upper triangle U of a symmetric matrix (entries
+// below the diagonal are added to their mirror), compressed, U's pattern and
+// its mirror.
+SparseMatrix SymmetricFromUpperTriangle(const SparseMatrix& upper);
+
+// The problem with m_upper_triangle resolved: `problem` itself when the flag is
+// false, otherwise a copy in *storage with M = SymmetricFromUpperTriangle(M).
+const GlobalProblem& WithFullM(const GlobalProblem& problem,
+                               GlobalProblem* storage);
+
 struct Solution {
   Eigen::VectorXd v;  // n
   Eigen::VectorXd u;  // m

@@ -338,5 +338,45 @@ TEST(CriterionSolverTest, SetOptionsAppliesTheFactorizationPrecision) {
   EXPECT_GT(s.refinement_steps, 0) << s.FullReport();
 }
 
+// An upper-triangle M passed in memory (LMGC90's storage) with the flag set is
+// the symmetric problem: same answer as the file read with U + U^T - diag(U),
+// the measures agree, and a flagged M with entries below the diagonal is
+// rejected. (It used to be solved silently as the triangular matrix.)
+TEST(CriterionSolverTest, UpperTriangleFlagSolvesTheSymmetricProblem) {
+  GlobalProblem upper, full;
+  std::string error;
+  ReadOptions as_stored;
+  as_stored.m_storage = MStorage::kAsStored;
+  ASSERT_TRUE(ReadGlobalProblem(testing::SharedProblem("CubeH8.hdf5"),
+                                as_stored,
+                                &upper,
+                                nullptr,
+                                &error))
+      << error;
+  ASSERT_TRUE(ReadGlobalProblem(testing::SharedProblem("CubeH8.hdf5"),
+                                ReadOptions(),
+                                &full,
+                                nullptr,
+                                &error))
+      << error;
+  upper.m_upper_triangle = true;
+  Solution x_upper, x_full;
+  Solver solver(Options(SolverType::kNewton));
+  const SolverSummary s_upper = solver.Solve(upper, nullptr, &x_upper);
+  const SolverSummary s_full = solver.Solve(full, nullptr, &x_full);
+  ASSERT_EQ(s_upper.status, SolverStatus::kConverged) << s_upper.FullReport();
+  ASSERT_EQ(s_full.status, SolverStatus::kConverged) << s_full.FullReport();
+  EXPECT_LE(testing::RelativeDistance(x_upper.r, x_full.r), 1e-8);
+  EXPECT_LE(testing::RelativeDistance(x_upper.v, x_full.v), 1e-8);
+  EXPECT_LE(DenseWorst(full, x_upper.v, x_upper.r, QFreeNorm(full)), 1e-10);
+  EXPECT_EQ(ComputeErrorMeasures(upper, x_upper.v, x_upper.r, 1.0).Worst(),
+            ComputeErrorMeasures(full, x_upper.v, x_upper.r, 1.0).Worst());
+  full.m_upper_triangle = true;
+  const SolverSummary rejected = solver.Solve(full, nullptr, &x_full);
+  EXPECT_EQ(rejected.status, SolverStatus::kInvalidInput);
+  EXPECT_NE(rejected.message.find("below the diagonal"), std::string::npos)
+      << rejected.message;
+}
+
 }  // namespace
 }  // namespace fcsn
