@@ -77,7 +77,8 @@ struct BarOptions {
   double mu = 0.3;
   double gravity = 9.81;
   // Initial velocity along x (m/s): friction stops the bar after v0 / (mu g)
-  // = 6.8 ms, so the default run slides for 6 steps, sticks from step 8 on.
+  // = 6.8 ms: the default run slides for 6 steps, stops at step 7 and sticks
+  // from then on.
   double initial_velocity = 0.02;
   // Entries of K with |K_ij| <= tol max|K| dropped (fem::SymmetricMatrix).
   double stiffness_drop_tolerance = 1e-12;
