@@ -45,51 +45,6 @@ Matrix3d CrossMatrix(const Vector3d& r) {
   return c;
 }
 
-// 24 x 24 stiffness of a trilinear H8 brick of size a x b x c, 2 x 2 x 2 Gauss
-// points. Local node (i, j, k) in {0,1}^3 has index i + 2 j + 4 k; dofs (x, y,
-// z) per node.
-Eigen::Matrix<double, 24, 24> BrickStiffness(
-    double a, double b, double c, double young, double nu) {
-  const double lambda = young * nu / ((1.0 + nu) * (1.0 - 2.0 * nu));
-  const double shear = young / (2.0 * (1.0 + nu));
-  Eigen::Matrix<double, 6, 6> D = Eigen::Matrix<double, 6, 6>::Zero();
-  D.topLeftCorner<3, 3>().setConstant(lambda);
-  D.topLeftCorner<3, 3>().diagonal().array() += 2.0 * shear;
-  D.bottomRightCorner<3, 3>().diagonal().setConstant(shear);
-
-  const double gauss = 1.0 / std::sqrt(3.0);
-  const double det_j = a * b * c / 8.0;
-  Eigen::Matrix<double, 24, 24> ke = Eigen::Matrix<double, 24, 24>::Zero();
-  for (int gp = 0; gp < 8; ++gp) {
-    const double xi = (gp & 1) ? gauss : -gauss;
-    const double eta = (gp & 2) ? gauss : -gauss;
-    const double zeta = (gp & 4) ? gauss : -gauss;
-    Eigen::Matrix<double, 6, 24> B = Eigen::Matrix<double, 6, 24>::Zero();
-    for (int node = 0; node < 8; ++node) {
-      const double si = (node & 1) ? 1.0 : -1.0;
-      const double sj = (node & 2) ? 1.0 : -1.0;
-      const double sk = (node & 4) ? 1.0 : -1.0;
-      // dN/dx = dN/dxi * 2/a, N = (1 + si xi)(1 + sj eta)(1 + sk zeta) / 8.
-      const double nx = si * (1 + sj * eta) * (1 + sk * zeta) / 8.0 * 2.0 / a;
-      const double ny = sj * (1 + si * xi) * (1 + sk * zeta) / 8.0 * 2.0 / b;
-      const double nz = sk * (1 + si * xi) * (1 + sj * eta) / 8.0 * 2.0 / c;
-      const int col = 3 * node;
-      // Strains (xx, yy, zz, yz, xz, xy), engineering shear.
-      B(0, col) = nx;
-      B(1, col + 1) = ny;
-      B(2, col + 2) = nz;
-      B(3, col + 1) = nz;
-      B(3, col + 2) = ny;
-      B(4, col) = nz;
-      B(4, col + 2) = nx;
-      B(5, col) = ny;
-      B(5, col + 1) = nx;
-    }
-    ke += B.transpose() * D * B * det_j;
-  }
-  return ke;
-}
-
 }  // namespace
 
 const char* ToString(GapScaling x) {
@@ -222,11 +177,11 @@ std::unique_ptr<MasonryWall> MasonryWall::Create(const WallOptions& options,
 
 MasonryWall::MasonryWall(const WallOptions& options) : options_(options) {}
 
-double MasonryWall::kappa() const {
-  const double h = options_.h;
-  const double theta = options_.theta;
-  return h * theta * options_.rayleigh_beta + h * h * theta * theta;
+fem::ThetaMethod MasonryWall::ThetaCoefficients() const {
+  return fem::ThetaMethod{options_.h, options_.theta, options_.rayleigh_beta};
 }
+
+double MasonryWall::kappa() const { return ThetaCoefficients().kappa(); }
 
 void MasonryWall::BuildMesh() {
   const WallOptions& o = options_;
@@ -284,63 +239,16 @@ void MasonryWall::BuildMesh() {
 }
 
 void MasonryWall::AssembleStiffnessAndMass() {
-  const int nb = num_block_dofs();
   std::vector<Triplet> triplets;
   mass_ = Eigen::VectorXd::Zero(n());
   gravity_load_ = Eigen::VectorXd::Zero(n());
+  const fem::ElasticMaterial material{
+      options_.youngs_modulus, options_.poisson_ratio, options_.density};
   for (const Block& block : blocks_) {
-    const Vector3d size =
-        (block.upper - block.lower)
-            .cwiseQuotient(Vector3d(block.nx, block.ny, block.nz));
-    const Eigen::Matrix<double, 24, 24> ke =
-        BrickStiffness(size.x(),
-                       size.y(),
-                       size.z(),
-                       options_.youngs_modulus,
-                       options_.poisson_ratio);
-    const double node_mass = options_.density * size.prod() / 8.0;
-    triplets.reserve(triplets.size() +
-                     ke.size() * block.nx * block.ny * block.nz);
-    for (int ek = 0; ek < block.nz; ++ek) {
-      for (int ej = 0; ej < block.ny; ++ej) {
-        for (int ei = 0; ei < block.nx; ++ei) {
-          std::array<int, 8> element_nodes;
-          for (int local = 0; local < 8; ++local) {
-            element_nodes[local] = block.Node(ei + (local & 1),
-                                              ej + ((local >> 1) & 1),
-                                              ek + ((local >> 2) & 1));
-          }
-          for (int p = 0; p < 8; ++p) {
-            for (int dp = 0; dp < 3; ++dp) {
-              mass_[3 * element_nodes[p] + dp] += node_mass;
-            }
-            // Consistent load of a unit body force along z: m_e / 8 per node on
-            // a brick.
-            gravity_load_[3 * element_nodes[p] + 2] += node_mass;
-            for (int q = 0; q < 8; ++q) {
-              for (int dp = 0; dp < 3; ++dp) {
-                for (int dq = 0; dq < 3; ++dq) {
-                  triplets.emplace_back(3 * element_nodes[p] + dp,
-                                        3 * element_nodes[q] + dq,
-                                        ke(3 * p + dp, 3 * q + dq));
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    fem::AssembleGrid(block, material, &triplets, &mass_, &gravity_load_);
   }
-  SparseMatrix K(nb, nb);
-  K.setFromTriplets(triplets.begin(), triplets.end());
-  // Exactly symmetric: round-off in the element integration is not.
-  const SparseMatrix Kt = K.transpose();
-  K_ = 0.5 * (K + Kt);
-  if (options_.stiffness_drop_tolerance > 0.0) {
-    const double max_abs = K_.coeffs().cwiseAbs().maxCoeff();
-    K_.prune(max_abs, options_.stiffness_drop_tolerance);
-  }
-  K_.makeCompressed();
+  K_ = fem::SymmetricMatrix(
+      num_block_dofs(), triplets, options_.stiffness_drop_tolerance);
 
   const int s = top_support_dof();
   mass_[s] = top_support_.mass;
@@ -496,18 +404,7 @@ void MasonryWall::AssembleH() {
 }
 
 void MasonryWall::AssembleIterationMatrix() {
-  std::vector<Triplet> triplets;
-  triplets.reserve(K_.nonZeros() + n());
-  const double k = kappa();
-  for (int col = 0; col < K_.outerSize(); ++col) {
-    for (SparseMatrix::InnerIterator it(K_, col); it; ++it) {
-      triplets.emplace_back(it.row(), it.col(), k * it.value());
-    }
-  }
-  for (int i = 0; i < n(); ++i) triplets.emplace_back(i, i, mass_[i]);
-  M_hat_.resize(n(), n());
-  M_hat_.setFromTriplets(triplets.begin(), triplets.end());
-  M_hat_.makeCompressed();
+  M_hat_ = fem::IterationMatrix(K_, mass_, kappa());
 }
 
 double MasonryWall::CourseMass(int course) const {
@@ -575,8 +472,7 @@ void MasonryWall::BuildStepProblem(GlobalProblem* problem) const {
 
   // Blocks: f = M v + h F_ext(g_k) - K (h q + (h^2 theta (1-theta) + h
   // (1-theta) beta) v).
-  const double c1 = h * h * theta * (1.0 - theta) +
-                    h * (1.0 - theta) * options_.rayleigh_beta;
+  const double c1 = ThetaCoefficients().c1();
   problem->f.resize(n());
   const Eigen::VectorXd kq = K_ * (h * q_.head(nb) + c1 * v_.head(nb));
   problem->f.head(nb) = mass_.head(nb).cwiseProduct(v_.head(nb)) +

@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "fcsn/problem.h"
+#include "h8_elasticity.h"
 
 namespace fcsn::masonry {
 
@@ -145,19 +146,10 @@ struct WallOptions {
 };
 
 // One elastic block: a box meshed by nx x ny x nz H8 elements with its own
-// nodes.
-struct Block {
-  int course = 0;              // 0, 1, 2 from the bottom
-  Eigen::Vector3d lower;       // corner with the smallest coordinates
-  Eigen::Vector3d upper;       // opposite corner
-  int nx = 0, ny = 0, nz = 0;  // elements per direction
-  int first_node = 0;          // global index of local node (0, 0, 0)
-  // Global index of local node (i, j, k), 0 <= i <= nx, 0 <= j <= ny, 0 <= k <=
-  // nz.
-  int Node(int i, int j, int k) const {
-    return first_node + i + (nx + 1) * (j + (ny + 1) * k);
-  }
-  int NumNodes() const { return (nx + 1) * (ny + 1) * (nz + 1); }
+// nodes (lower, upper, nx, ny, nz, first_node, Node(i, j, k), NumNodes() of
+// fem::HexGrid).
+struct Block : fem::HexGrid {
+  int course = 0;  // 0, 1, 2 from the bottom
 };
 
 // A node of a contact point's interpolation and its weight.
@@ -286,6 +278,7 @@ class MasonryWall {
   void BuildContacts();
   void AssembleH();
   void AssembleIterationMatrix();
+  fem::ThetaMethod ThetaCoefficients() const;
   // Global-frame velocity of the prescribed top-support motion (V e_x) seen in
   // contact a's frame.
   Eigen::Vector3d PrescribedRelative(int a, double support_value) const;

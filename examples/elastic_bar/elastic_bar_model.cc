@@ -1,0 +1,232 @@
+// elastic_bar_model.cc: mesh, H8 elasticity (examples/fem), contacts and the
+// theta-method step problem of the elastic bar on a plane.
+#include "elastic_bar_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace fcsn::elastic_bar {
+
+BarOptions BarOptions::Small() {
+  BarOptions options;
+  options.nx = 10;
+  options.ny = 3;
+  options.nz = 1;
+  return options;
+}
+
+std::string BarOptions::Validate() const {
+  std::ostringstream out;
+  auto positive = [&out](const char* name, double value) {
+    if (!(value > 0.0) || !std::isfinite(value)) {
+      out << "BarOptions::" << name << " must be positive and finite, got "
+          << value << ".";
+      return false;
+    }
+    return true;
+  };
+  auto non_negative = [&out](const char* name, double value) {
+    if (!(value >= 0.0) || !std::isfinite(value)) {
+      out << "BarOptions::" << name << " must be >= 0 and finite, got " << value
+          << ".";
+      return false;
+    }
+    return true;
+  };
+  if (!positive("length", length) || !positive("width", width) ||
+      !positive("thickness", thickness) ||
+      !positive("youngs_modulus", youngs_modulus) ||
+      !positive("density", density) || !positive("h", h) ||
+      !non_negative("rayleigh_beta", rayleigh_beta) ||
+      !non_negative("mu", mu) || !non_negative("gravity", gravity)) {
+    return out.str();
+  }
+  if (nx < 1 || ny < 1 || nz < 1) {
+    return "BarOptions::nx, ny and nz must be >= 1.";
+  }
+  if (!(poisson_ratio > -1.0 && poisson_ratio < 0.5)) {
+    return "BarOptions::poisson_ratio must lie in (-1, 0.5).";
+  }
+  if (!(theta > 0.0 && theta <= 1.0)) {
+    return "BarOptions::theta must lie in (0, 1].";
+  }
+  if (!std::isfinite(initial_velocity)) {
+    return "BarOptions::initial_velocity must be finite.";
+  }
+  if (!(stiffness_drop_tolerance >= 0.0 && stiffness_drop_tolerance <= 1e-6)) {
+    return "BarOptions::stiffness_drop_tolerance must lie in [0, 1e-6].";
+  }
+  return "";
+}
+
+std::unique_ptr<ElasticBar> ElasticBar::Create(const BarOptions& options,
+                                               std::string* error) {
+  const std::string message = options.Validate();
+  if (!message.empty()) {
+    if (error != nullptr) *error = message;
+    return nullptr;
+  }
+  std::unique_ptr<ElasticBar> bar(new ElasticBar(options));
+  bar->Assemble();
+  bar->Reset();
+  return bar;
+}
+
+ElasticBar::ElasticBar(const BarOptions& options) : options_(options) {
+  grid_.lower = Eigen::Vector3d::Zero();
+  grid_.upper =
+      Eigen::Vector3d(options.length, options.width, options.thickness);
+  grid_.nx = options.nx;
+  grid_.ny = options.ny;
+  grid_.nz = options.nz;
+  grid_.first_node = 0;
+}
+
+fem::ThetaMethod ElasticBar::theta_method() const {
+  return fem::ThetaMethod{options_.h, options_.theta, options_.rayleigh_beta};
+}
+
+void ElasticBar::Assemble() {
+  std::vector<fem::Triplet> triplets;
+  mass_ = Eigen::VectorXd::Zero(n());
+  z_load_ = Eigen::VectorXd::Zero(n());
+  const fem::ElasticMaterial material{
+      options_.youngs_modulus, options_.poisson_ratio, options_.density};
+  fem::AssembleGrid(grid_, material, &triplets, &mass_, &z_load_);
+  K_ = fem::SymmetricMatrix(n(), triplets, options_.stiffness_drop_tolerance);
+  M_hat_ = fem::IterationMatrix(K_, mass_, theta_method().kappa());
+
+  // Contact a is bottom node a (k = 0 comes first in HexGrid's numbering);
+  // frame columns (n, t1, t2) = (e_z, e_x, e_y).
+  constexpr int kFrameAxis[3] = {2, 0, 1};
+  std::vector<fem::Triplet> h_triplets;
+  h_triplets.reserve(m());
+  for (int a = 0; a < nc(); ++a) {
+    for (int j = 0; j < 3; ++j) {
+      h_triplets.emplace_back(3 * a + kFrameAxis[j], 3 * a + j, 1.0);
+    }
+  }
+  H_.resize(n(), m());
+  H_.setFromTriplets(h_triplets.begin(), h_triplets.end());
+  H_.makeCompressed();
+  mu_ = Eigen::VectorXd::Constant(nc(), options_.mu);
+}
+
+double ElasticBar::total_mass() const {
+  return options_.density * options_.length * options_.width *
+         options_.thickness;
+}
+
+double ElasticBar::weight_impulse() const {
+  return total_mass() * options_.gravity * options_.h;
+}
+
+void ElasticBar::Reset() {
+  step_ = 0;
+  q_ = Eigen::VectorXd::Zero(n());
+  v_ = Eigen::VectorXd::Zero(n());
+  for (int node = 0; node < grid_.NumNodes(); ++node) {
+    v_[3 * node] = options_.initial_velocity;
+  }
+}
+
+Eigen::Vector3d ElasticBar::MeanVelocity() const {
+  Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  double mass = 0.0;
+  for (int node = 0; node < grid_.NumNodes(); ++node) {
+    momentum +=
+        mass_.segment<3>(3 * node).cwiseProduct(v_.segment<3>(3 * node));
+    mass += mass_[3 * node];
+  }
+  return momentum / mass;
+}
+
+Eigen::VectorXd ElasticBar::Gaps() const {
+  const Eigen::VectorXd uq = H_.transpose() * q_;
+  Eigen::VectorXd gaps(nc());
+  for (int a = 0; a < nc(); ++a) gaps[a] = uq[3 * a];
+  return gaps;
+}
+
+void ElasticBar::BuildStepProblem(GlobalProblem* problem) const {
+  const fem::ThetaMethod tm = theta_method();
+  problem->M = M_hat_;
+  problem->H = H_;
+  problem->mu = mu_;
+  problem->G.resize(n(), 0);
+  problem->b.resize(0);
+  const Eigen::VectorXd kq = K_ * (tm.h * q_ + tm.c1() * v_);
+  problem->f = mass_.cwiseProduct(v_) - tm.h * options_.gravity * z_load_ - kq;
+
+  // w: gap at the predicted configuration d = q + (1-theta) h v, over h.
+  const Eigen::VectorXd d = q_ + (1.0 - tm.theta) * tm.h * v_;
+  const Eigen::VectorXd ud = H_.transpose() * d;
+  problem->w = Eigen::VectorXd::Zero(m());
+  for (int a = 0; a < nc(); ++a) problem->w[3 * a] = ud[3 * a] / tm.h;
+}
+
+bool ElasticBar::Advance(const Solution& solution, std::string* error) {
+  if (solution.v.size() != n() || solution.r.size() != m() ||
+      (solution.u.size() != 0 && solution.u.size() != m())) {
+    if (error != nullptr) {
+      *error = "ElasticBar::Advance: solution sizes (v " +
+               std::to_string(solution.v.size()) + ", r " +
+               std::to_string(solution.r.size()) +
+               ") do not match n = " + std::to_string(n()) +
+               ", m = " + std::to_string(m()) + ".";
+    }
+    return false;
+  }
+  if (!solution.v.allFinite() || !solution.r.allFinite()) {
+    if (error != nullptr) *error = "ElasticBar::Advance: v or r not finite.";
+    return false;
+  }
+  const fem::ThetaMethod tm = theta_method();
+  q_ += tm.h * (tm.theta * solution.v + (1.0 - tm.theta) * v_);
+  v_ = solution.v;
+  ++step_;
+  return true;
+}
+
+StepDiagnostics ElasticBar::Diagnose(const Solution& solution,
+                                     double open_tolerance,
+                                     double slip_tolerance) const {
+  StepDiagnostics out;
+  if (solution.r.size() != m()) return out;
+  double max_rn = 0.0;
+  for (int a = 0; a < nc(); ++a) max_rn = std::max(max_rn, solution.r[3 * a]);
+  out.min_u_n = solution.u.size() == m() ? solution.u[0] : 0.0;
+  for (int a = 0; a < nc(); ++a) {
+    const Eigen::Vector3d r = solution.r.segment<3>(3 * a);
+    if (r[0] <= open_tolerance * max_rn) {
+      ++out.open;
+    } else if (r.tail<2>().norm() >= (1.0 - slip_tolerance) * mu_[a] * r[0]) {
+      ++out.slip;
+    } else {
+      ++out.stick;
+    }
+    out.sum_r += r;
+    if (solution.u.size() == m()) {
+      out.min_u_n = std::min(out.min_u_n, solution.u[3 * a]);
+    }
+  }
+  return out;
+}
+
+std::string FclibFileName(const BarOptions& options, int nc, int step) {
+  char buffer[128];
+  std::snprintf(buffer,
+                sizeof(buffer),
+                "ElasticBar-%dx%dx%d-nc%d-%05d.hdf5",
+                options.nx,
+                options.ny,
+                options.nz,
+                nc,
+                step);
+  return buffer;
+}
+
+}  // namespace fcsn::elastic_bar

@@ -1,0 +1,103 @@
+// h8_elasticity.h: small-strain linear elasticity on boxes meshed by trilinear
+// hexahedra (H8), and the linear Moreau-Jean theta-method coefficients, shared
+// by the FE examples (masonry_wall, elastic_bar).
+//
+// Element (size a x b x c, isotropic E, nu, 2 x 2 x 2 Gauss points):
+//   K_e = sum_gp B^T D B det J,  local node (i, j, k) in {0,1}^3 -> i + 2 j + 4 k,
+//   dofs (x, y, z) per node, strains (xx, yy, zz, yz, xz, xy), engineering shear.
+// Lumped mass: rho a b c / 8 on each of the 3 dofs of each element node; the
+// consistent load of a unit body force along z is the same rho a b c / 8.
+//
+// Theta-method (velocity form, Rayleigh damping C = beta K, alpha = 0):
+//   M^ = M + kappa K,  kappa = h theta beta + h^2 theta^2,
+//   f  = M v + h F_ext - K (h q + c1 v),  c1 = h^2 theta (1-theta) + h (1-theta) beta,
+//   q_next = q + h (theta v_next + (1-theta) v).
+//
+// Usage:
+//   fcsn::fem::HexGrid grid;  // lower, upper, nx, ny, nz, first_node
+//   std::vector<fcsn::fem::Triplet> triplets;
+//   Eigen::VectorXd mass = Eigen::VectorXd::Zero(n), load = mass;
+//   fcsn::fem::AssembleGrid(grid, material, &triplets, &mass, &load);
+//   fcsn::SparseMatrix K = fcsn::fem::SymmetricMatrix(n, triplets, 1e-12);
+//   fcsn::SparseMatrix M_hat = fcsn::fem::IterationMatrix(K, mass, theta_method.kappa());
+#ifndef FCSN_EXAMPLES_FEM_H8_ELASTICITY_H_
+#define FCSN_EXAMPLES_FEM_H8_ELASTICITY_H_
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <vector>
+
+#include "fcsn/problem.h"
+
+namespace fcsn::fem {
+
+using Triplet = Eigen::Triplet<double, int>;
+
+// A box [lower, upper] meshed by nx x ny x nz H8 elements with its own nodes,
+// numbered from first_node with i fastest, then j, then k.
+struct HexGrid {
+  Eigen::Vector3d lower;       // corner with the smallest coordinates
+  Eigen::Vector3d upper;       // opposite corner
+  int nx = 0, ny = 0, nz = 0;  // elements per direction
+  int first_node = 0;          // global index of local node (0, 0, 0)
+  // Global index of local node (i, j, k), 0 <= i <= nx, 0 <= j <= ny, 0 <= k <=
+  // nz.
+  int Node(int i, int j, int k) const {
+    return first_node + i + (nx + 1) * (j + (ny + 1) * k);
+  }
+  int NumNodes() const { return (nx + 1) * (ny + 1) * (nz + 1); }
+  int NumElements() const { return nx * ny * nz; }
+  // Reference position of local node (i, j, k).
+  Eigen::Vector3d NodePosition(int i, int j, int k) const;
+};
+
+// Isotropic linear-elastic material: Pa, -, kg/m^3.
+struct ElasticMaterial {
+  double youngs_modulus = 0.0;
+  double poisson_ratio = 0.0;
+  double density = 0.0;
+};
+
+// 24 x 24 stiffness of a brick of size a x b x c (see the header comment).
+Eigen::Matrix<double, 24, 24> BrickStiffness(
+    double a, double b, double c, double young, double nu);
+
+// Appends the element stiffness entries of every element of grid (global dof 3
+// node + d) to *triplets and adds the lumped masses to *mass and the nodal loads
+// of a unit body force along +z (N per m/s^2) to the z dofs of *z_load. The
+// vectors must already cover the grid's dofs.
+void AssembleGrid(const HexGrid& grid,
+                  const ElasticMaterial& material,
+                  std::vector<Triplet>* triplets,
+                  Eigen::VectorXd* mass,
+                  Eigen::VectorXd* z_load);
+
+// The n x n matrix of the triplets (duplicates summed), made exactly symmetric
+// (element integration round-off is not); entries with |K_ij| <= drop_tolerance
+// max|K| are dropped (on a uniform mesh many couplings cancel to round-off), 0
+// keeps the full structural pattern.
+SparseMatrix SymmetricMatrix(int n,
+                             const std::vector<Triplet>& triplets,
+                             double drop_tolerance);
+
+// M^ = diag(mass) + kappa K, K the leading K.rows() x K.rows() block (dofs past
+// it, e.g. rigid bodies, get their mass only).
+SparseMatrix IterationMatrix(const SparseMatrix& K,
+                             const Eigen::VectorXd& mass,
+                             double kappa);
+
+// Coefficients of the theta-method above.
+struct ThetaMethod {
+  double h = 0.0;      // time step, s
+  double theta = 0.5;  // (0, 1]
+  double beta = 0.0;   // Rayleigh stiffness damping, s
+  double kappa() const { return h * theta * beta + h * h * theta * theta; }
+  // c1 of f = M v + h F_ext - K (h q + c1 v).
+  double c1() const {
+    return h * h * theta * (1.0 - theta) + h * (1.0 - theta) * beta;
+  }
+};
+
+}  // namespace fcsn::fem
+
+#endif  // FCSN_EXAMPLES_FEM_H8_ELASTICITY_H_

@@ -1,0 +1,172 @@
+// The elastic bar on a plane (examples/elastic_bar): sizes and structure of the
+// generated problems, a short warm-started run of the small bar through
+// fcsn::Solver (every step converges, no penetration, the normal impulses carry
+// the weight, friction decelerates the sliding bar by mu g until it sticks),
+// and an export round-trip of the elastic_bar command.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "elastic_bar_model.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "fcsn/solver.h"
+#include "fcsn/summary.h"
+#include "test_util.h"
+
+namespace fcsn::elastic_bar {
+namespace {
+
+std::unique_ptr<ElasticBar> MakeBar(const BarOptions& options) {
+  std::string error;
+  std::unique_ptr<ElasticBar> bar = ElasticBar::Create(options, &error);
+  EXPECT_NE(bar, nullptr) << error;
+  return bar;
+}
+
+TEST(ElasticBarTest, DefaultBarHasMoreThan2000Contacts) {
+  const BarOptions options;
+  EXPECT_EQ(options.Validate(), "");
+  EXPECT_GE((options.nx + 1) * (options.ny + 1), 2000);
+}
+
+TEST(ElasticBarTest, SmallBarSizesAndStructure) {
+  const std::unique_ptr<ElasticBar> bar = MakeBar(BarOptions::Small());
+  ASSERT_NE(bar, nullptr);
+  EXPECT_EQ(bar->n(), 3 * 11 * 4 * 2);
+  EXPECT_EQ(bar->nc(), 11 * 4);
+  EXPECT_EQ(bar->m(), 3 * bar->nc());
+  EXPECT_EQ(bar->H().nonZeros(), bar->m());
+  EXPECT_NEAR(bar->mass_diagonal().sum() / 3.0,
+              bar->total_mass(),
+              1e-12 * bar->total_mass());
+  // Rigid translations are in the kernel of K (to round-off of max|K|).
+  const double k_max = bar->stiffness().coeffs().cwiseAbs().maxCoeff();
+  for (int d = 0; d < 3; ++d) {
+    Eigen::VectorXd t = Eigen::VectorXd::Zero(bar->n());
+    for (int i = d; i < bar->n(); i += 3) t[i] = 1.0;
+    EXPECT_LT((bar->stiffness() * t).cwiseAbs().maxCoeff(), 1e-10 * k_max);
+  }
+  GlobalProblem problem;
+  bar->BuildStepProblem(&problem);
+  EXPECT_EQ(problem.Validate(), "");
+}
+
+TEST(ElasticBarTest, InvalidOptionsAreReported) {
+  BarOptions options = BarOptions::Small();
+  options.theta = 0.0;
+  std::string error;
+  EXPECT_EQ(ElasticBar::Create(options, &error), nullptr);
+  EXPECT_NE(error.find("theta"), std::string::npos);
+}
+
+struct StepRecord {
+  SolverSummary summary;
+  StepDiagnostics diagnostics;
+  double mean_vx = 0.0;
+  double min_gap = 0.0;
+};
+
+// The example's loop: one Solver, default policy, warm start x -> x.
+std::vector<StepRecord> RunSteps(ElasticBar* bar, int steps) {
+  SolverOptions options;
+  options.record_history = false;
+  Solver solver(options);
+  GlobalProblem problem;
+  Solution x;
+  std::vector<StepRecord> records;
+  std::string error;
+  for (int k = 1; k <= steps; ++k) {
+    bar->BuildStepProblem(&problem);
+    StepRecord record;
+    record.summary = solver.Solve(problem, &x, &x);
+    record.diagnostics = bar->Diagnose(x);
+    EXPECT_TRUE(bar->Advance(x, &error)) << error;
+    record.mean_vx = bar->MeanVelocity().x();
+    record.min_gap = bar->Gaps().minCoeff();
+    records.push_back(record);
+  }
+  return records;
+}
+
+TEST(ElasticBarTest, SlidesDeceleratingByMuGThenRestsOnThePlane) {
+  const BarOptions options = BarOptions::Small();
+  const std::unique_ptr<ElasticBar> bar = MakeBar(options);
+  ASSERT_NE(bar, nullptr);
+  const int steps = 12;
+  const std::vector<StepRecord> records = RunSteps(bar.get(), steps);
+  ASSERT_EQ(static_cast<int>(records.size()), steps);
+  const double dv = options.mu * options.gravity * options.h;  // per step
+  const int last_sliding_step =
+      static_cast<int>(options.initial_velocity / dv);  // 6
+  ASSERT_GE(last_sliding_step, 3);
+  ASSERT_LE(last_sliding_step + 2, steps);
+  for (int k = 1; k <= steps; ++k) {
+    const StepRecord& r = records[k - 1];
+    SCOPED_TRACE("step " + std::to_string(k));
+    EXPECT_TRUE(r.summary.IsConverged()) << r.summary.BriefReport();
+    // No penetration: u_N = v_z + gap / h >= 0 and the gaps after the step.
+    EXPECT_GE(r.diagnostics.min_u_n, -1e-8);
+    EXPECT_GE(r.min_gap, -1e-8 * options.h);
+    // The normal impulses carry the weight: vertical momentum is steady but
+    // for the bar settling under its weight (3.8e-6 of m g h at steps 1-2).
+    EXPECT_NEAR(r.diagnostics.sum_r[0] / bar->weight_impulse(), 1.0, 1e-5);
+    EXPECT_NEAR(r.diagnostics.sum_r[2], 0.0, 1e-8 * bar->weight_impulse());
+    if (k <= last_sliding_step) {
+      // Every contact slips, friction -mu r_N e_x: v_x drops by mu g h.
+      EXPECT_EQ(r.diagnostics.slip, bar->nc());
+      EXPECT_NEAR(r.mean_vx, options.initial_velocity - k * dv, 1e-5 * dv);
+    } else if (k >= last_sliding_step + 3) {
+      // At rest: sticking, no velocity left once the elastic rebound of the
+      // stop (2.4e-8 m/s one step after it) has been damped by theta = 1.
+      EXPECT_EQ(r.diagnostics.open + r.diagnostics.slip, 0);
+      EXPECT_NEAR(r.mean_vx, 0.0, 1e-6 * dv);
+      EXPECT_LT(bar->velocity().cwiseAbs().maxCoeff(), 1e-6);
+    }
+  }
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in),
+                     std::istreambuf_iterator<char>());
+}
+
+TEST(ElasticBarTest, CommandExportsAStepThatReadsBack) {
+  const std::string dir = testing::TempDir() + "/elastic_bar_export";
+  const std::string log = testing::TempDir() + "/elastic_bar_log.csv";
+  const std::string command = std::string(FCSN_BINARY_DIR) +
+                              "/bin/elastic_bar --steps 3 --nx 10 --ny 3 "
+                              "--nz 1 --export-steps 2 --export-dir " +
+                              dir + " --log " + log + " > " +
+                              testing::TempDir() + "/elastic_bar_stdout.txt";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::unique_ptr<ElasticBar> bar = MakeBar(BarOptions::Small());
+  ASSERT_NE(bar, nullptr);
+  const std::string path =
+      dir + "/" + FclibFileName(BarOptions::Small(), bar->nc(), 2);
+  GlobalProblem problem;
+  FclibFileInfo info;
+  std::string error;
+  ASSERT_TRUE(ReadGlobalProblem(path, {}, &problem, &info, &error)) << error;
+  EXPECT_EQ(problem.n(), bar->n());
+  EXPECT_EQ(problem.nc(), bar->nc());
+  EXPECT_EQ(problem.M.nonZeros(), bar->iteration_matrix().nonZeros());
+  EXPECT_EQ(problem.H.nonZeros(), bar->H().nonZeros());
+  EXPECT_TRUE(info.has_solution);
+  EXPECT_EQ(info.number_of_guesses, 1);  // step 1's solution
+  // Header plus one row per step, each with the five error measures.
+  const std::string text = ReadFile(log);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
+  EXPECT_NE(text.find("e_cone,e_dual,e_comp,e_eq,e_nat"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fcsn::elastic_bar
