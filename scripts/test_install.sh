@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the installed package (issue 13 item 1): installs a built fcsn to a temporary prefix,
-# then builds the consumer project examples/consumer against it with find_package(fcsn) and its
-# C++ main with pkg-config, and runs them.
+# then builds the consumer project examples/consumer against it with find_package(fcsn) (a C++
+# main and the C example examples/c), and both again with pkg-config, and runs them.
 #   scripts/test_install.sh [BUILD_DIR]   install BUILD_DIR (default build, as left by
 #                                         scripts/test.sh; static libfcsn by default)
 #   scripts/test_install.sh --shared      first configure and build a shared libfcsn
@@ -28,23 +28,28 @@ cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 # into the source or build tree in the exported targets.
 internal=$(find "$prefix/include" -type f ! -path "$prefix/include/fcsn/*.h")
 [[ -z "$internal" ]] || fail "files besides include/fcsn/*.h installed: $internal"
-[[ -f "$prefix/include/fcsn/config.h" ]] || fail "config.h not installed"
+[[ -f "$prefix/include/fcsn/fcsn_c.h" && -f "$prefix/include/fcsn/config.h" ]] ||
+  fail "fcsn_c.h or config.h not installed"
 if grep -rqF -e "$PWD" "$prefix/lib/cmake/fcsn" "$prefix/lib/pkgconfig"; then
   fail "the package files refer to the source or build tree ($PWD)"
 fi
 ls "$prefix"/lib/libfcsn.* >/dev/null 2>&1 || fail "no libfcsn installed"
 "$prefix/bin/fcsn" --help >/dev/null || fail "the installed fcsn command does not run"
 
-# CMake consumer: find_package(fcsn) + fcsn::fcsn.
+# CMake consumer: find_package(fcsn) + fcsn::fcsn, C++ and C.
 cmake -S examples/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/consumer"
 "$tmp/consumer/consumer_cpp"
+"$tmp/consumer/sliding_bar_c" >/dev/null
 
-# pkg-config consumer: the C++ main with a plain compiler command.
+# pkg-config consumers: the same two programs with plain compiler commands.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 read -r -a pc_flags <<<"$(pkg-config --cflags --libs --static fcsn)"
 c++ -std=c++17 -O1 examples/consumer/consumer.cc -o "$tmp/consumer_pc" "${pc_flags[@]}" \
   -Wl,-rpath,"$prefix/lib"
 "$tmp/consumer_pc" >/dev/null
+cc -std=c99 -Wall -Wpedantic examples/c/sliding_bar.c -o "$tmp/sliding_bar_pc" "${pc_flags[@]}" \
+  -Wl,-rpath,"$prefix/lib"
+"$tmp/sliding_bar_pc" >/dev/null
 echo "test_install: $build_dir installs to a prefix; find_package and pkg-config consumers run"
