@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the installed package (issue 13 item 1): installs a built fcsn to a temporary prefix,
 # then builds the consumer project examples/consumer against it with find_package(fcsn) (a C++
-# main and the C example examples/c), and both again with pkg-config, and runs them.
+# main and the C example examples/c; the C example again in a C-only project), and both again
+# with pkg-config, and runs them.
 #   scripts/test_install.sh [BUILD_DIR]   install BUILD_DIR (default build, as left by
 #                                         scripts/test.sh; static libfcsn by default)
 #   scripts/test_install.sh --shared      first configure and build a shared libfcsn
@@ -42,6 +43,11 @@ cmake -S examples/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Releas
 cmake --build "$tmp/consumer"
 "$tmp/consumer/consumer_cpp"
 "$tmp/consumer/sliding_bar_c" >/dev/null
+# The same C program in a project that enables only C.
+cmake -S examples/consumer/c_only -B "$tmp/c_only" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/c_only"
+"$tmp/c_only/sliding_bar_c" >/dev/null
 
 # pkg-config consumers: the same two programs with plain compiler commands.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
