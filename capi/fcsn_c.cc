@@ -116,23 +116,21 @@ bool InRange(int value, int count) { return value >= 0 && value < count; }
 // Settings -> SolverOptions (on top of the C++ defaults); checks the enums,
 // then SolverOptions::Validate() the values.
 Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
-  if (!InRange(static_cast<int>(s.solver), 3)) {
-    return Fail(
-        FCSN_INVALID_SETTINGS,
-        "fcsn_settings.solver = " + std::to_string(static_cast<int>(s.solver)) +
-            " is not an fcsn_solver_type");
-  }
-  if (!InRange(static_cast<int>(s.formulation), 4)) {
+  if (!InRange(s.solver, 3)) {
     return Fail(FCSN_INVALID_SETTINGS,
-                "fcsn_settings.formulation = " +
-                    std::to_string(static_cast<int>(s.formulation)) +
+                "fcsn_settings.solver = " + std::to_string(s.solver) +
+                    " is not an fcsn_solver_type");
+  }
+  if (!InRange(s.formulation, 4)) {
+    return Fail(FCSN_INVALID_SETTINGS,
+                "fcsn_settings.formulation = " + std::to_string(s.formulation) +
                     " is not an fcsn_formulation");
   }
-  if (!InRange(static_cast<int>(s.linear_solver), 3)) {
-    return Fail(FCSN_INVALID_SETTINGS,
-                "fcsn_settings.linear_solver = " +
-                    std::to_string(static_cast<int>(s.linear_solver)) +
-                    " is not an fcsn_linear_solver");
+  if (!InRange(s.linear_solver, 3)) {
+    return Fail(
+        FCSN_INVALID_SETTINGS,
+        "fcsn_settings.linear_solver = " + std::to_string(s.linear_solver) +
+            " is not an fcsn_linear_solver");
   }
   if (s.nsgs_max_sweeps < 0) {
     return Fail(FCSN_INVALID_SETTINGS,

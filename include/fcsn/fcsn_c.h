@@ -109,11 +109,13 @@ typedef enum fcsn_linear_solver {
 
 /* Settings; fcsn_default_settings() fills in the C++ defaults
  * (fcsn/options.h, the defaults of `fcsn solve`). No verbosity: the library
- * never prints. */
+ * never prints. The choices are ints holding the enum values above (an int
+ * field can hold any value a C caller stores; out-of-range values are
+ * rejected with FCSN_INVALID_SETTINGS). */
 typedef struct fcsn_settings {
-  fcsn_solver_type solver;
-  fcsn_formulation formulation;
-  fcsn_linear_solver linear_solver;
+  int solver;                /* fcsn_solver_type; FCSN_SOLVER_HYBRID */
+  int formulation;           /* fcsn_formulation; ALART_CURNIER */
+  int linear_solver;         /* fcsn_linear_solver; FCSN_LINEAR_SOLVER_MUMPS */
   double tolerance;          /* in (0, 1); 1e-10 */
   int max_iterations;        /* Newton iterations, >= 0; 100 */
   int nsgs_max_sweeps;       /* sweeps of a pure NSGS solve, >= 0; 10000 */
@@ -140,7 +142,7 @@ typedef struct fcsn_problem {
 
 /* Result of the last solve (fcsn::SolverSummary). */
 typedef struct fcsn_info {
-  fcsn_solve_status status;
+  int status;         /* fcsn_solve_status */
   int iterations;     /* Newton iterations */
   int nsgs_sweeps;    /* NSGS sweeps (hybrid and NSGS) */
   int analyses;       /* symbolic factorizations in this solve */

@@ -152,8 +152,8 @@ static void TestAnalyticSolveEverySolverAndFormulation(void) {
     for (formulation = 0; formulation < 4; ++formulation) {
       fcsn_settings s = TightSettings();
       fcsn_solver* solver = NULL;
-      s.solver = (fcsn_solver_type)solver_type;
-      s.formulation = (fcsn_formulation)formulation;
+      s.solver = solver_type;
+      s.formulation = formulation;
       CHECK(fcsn_setup(&solver, &p, &s) == FCSN_OK);
       if (solver == NULL) continue;
       CHECK(fcsn_solve(solver, NULL, NULL) == FCSN_OK);
@@ -292,7 +292,13 @@ static void TestInvalidInput(void) {
         FCSN_INVALID_SETTINGS);
   CHECK(strstr(message, "tolerance") != NULL);
   s = TightSettings();
-  s.formulation = (fcsn_formulation)7;
+  s.formulation = 7;
+  CHECK(fcsn_setup(&solver, &p, &s) == FCSN_INVALID_SETTINGS);
+  s = TightSettings();
+  s.solver = -1;
+  CHECK(fcsn_setup(&solver, &p, &s) == FCSN_INVALID_SETTINGS);
+  s = TightSettings();
+  s.linear_solver = 3;
   CHECK(fcsn_setup(&solver, &p, &s) == FCSN_INVALID_SETTINGS);
   s = TightSettings();
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) == FCSN_OK);
