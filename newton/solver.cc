@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "fcsn/contact_status.h"
 #include "fcsn/error_measures.h"
 #include "linalg/linear_solver.h"
 #include "newton/delassus.h"
@@ -50,26 +51,8 @@ class ScopedTimer {
   Clock::time_point start_;
 };
 
-// Contact status of r_a: take-off when r_N <= 0 or ||r_a|| is at round-off
-// level relative to the largest reaction (largest = max_b ||r_b||), slip when
-// ||r_T|| is within a relative 1e-9 of mu r_N (on the cone boundary), stick
-// otherwise.
-enum class ContactState : char { kTakeOff, kStick, kSlip };
-
-ContactState ClassifyContact(double mu,
-                             const Eigen::Vector3d& r_a,
-                             double largest) {
-  constexpr double kZeroFraction =
-      1e-14;  // ||r_a|| below this fraction of max ||r_b||: r_a = 0
-  constexpr double kBoundaryFraction =
-      1e-9;  // relative distance to the cone boundary for "slip"
-  const double rN = r_a[0];
-  const double rT = r_a.tail<2>().norm();
-  if (rN <= 0.0 || r_a.norm() <= kZeroFraction * largest)
-    return ContactState::kTakeOff;
-  if (rT < (1.0 - kBoundaryFraction) * mu * rN) return ContactState::kStick;
-  return ContactState::kSlip;
-}
+// The contact statuses of fcsn/contact_status.h (one rule for the library).
+using ContactState = ContactStatus;
 
 // Contact statuses of r into *states (nc entries) and their counts into the
 // record.
@@ -77,15 +60,10 @@ void ClassifyContacts(const Eigen::VectorXd& mu,
                       const Eigen::VectorXd& r,
                       std::vector<ContactState>* states,
                       IterationRecord* record) {
-  const int nc = static_cast<int>(mu.size());
-  double largest = 0.0;
-  for (int a = 0; a < nc; ++a)
-    largest = std::max(largest, r.segment<3>(3 * a).norm());
-  states->resize(nc);
+  fcsn::ClassifyContacts(mu, r, states);
   record->take_off = record->stick = record->slip = 0;
-  for (int a = 0; a < nc; ++a) {
-    (*states)[a] = ClassifyContact(mu[a], r.segment<3>(3 * a), largest);
-    switch ((*states)[a]) {
+  for (ContactState state : *states) {
+    switch (state) {
       case ContactState::kTakeOff:
         ++record->take_off;
         break;

@@ -2,6 +2,8 @@
 # Builds fcsn with its tests and runs them (the README's test command; CI runs it too).
 #   scripts/test.sh              Release build in build/, every test
 #   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
+# The Release pass then installs to a temporary prefix and builds and runs the consumer projects
+# against the installed package (scripts/test_install.sh), for a static and a shared libfcsn.
 # Installs missing Debian packages first (scripts/install_deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,3 +24,7 @@ jobs=$(nproc)
 cmake -S . -B "$build_dir" -G Ninja "${cmake_args[@]}"
 cmake --build "$build_dir" -j"$jobs"
 ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
+if [[ "$build_dir" == build ]]; then
+  scripts/test_install.sh "$build_dir"  # static libfcsn, as built above
+  scripts/test_install.sh --shared      # shared libfcsn: library and CLI only, in build-shared/
+fi

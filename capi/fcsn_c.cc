@@ -1,0 +1,565 @@
+// The C API (fcsn/fcsn_c.h) over fcsn::Solver. Every entry point catches all
+// exceptions (std::bad_alloc -> FCSN_OUT_OF_MEMORY, anything else ->
+// FCSN_INTERNAL_ERROR): none crosses the C boundary.
+//
+// The caller's CSC arrays are copied into Eigen matrices with sorted row
+// indices and summed duplicates (what setFromTriplets builds). slot_of_entry
+// maps the caller's k-th entry to its slot in the Eigen value array, so that
+// fcsn_update_values refills the values on the same pattern and the Solver
+// keeps its symbolic analysis.
+#include "fcsn/fcsn_c.h"
+
+#include <Eigen/SparseCore>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fcsn/config.h"
+#include "fcsn/contact_status.h"
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "fcsn/solver.h"
+#include "fcsn/summary.h"
+#include "fcsn/types.h"
+
+// The handle.
+struct fcsn_solver {
+  fcsn::SolverOptions options;
+  fcsn::Solver solver;
+  fcsn::GlobalProblem problem;
+  std::vector<int> m_slot_of_entry;  // caller's entry k of M -> Eigen slot
+  std::vector<int> h_slot_of_entry;  // the same for H
+  fcsn::Solution solution;
+  fcsn::SolverSummary summary;
+  std::vector<fcsn::ContactStatus> statuses;
+  bool solved = false;
+  std::string message;  // last failure's sentence or last solve's message
+  fcsn_info info{};
+
+  explicit fcsn_solver(const fcsn::SolverOptions& o) : options(o), solver(o) {}
+};
+
+// The C enums are numbered as the C++ kAll* arrays (fcsn/types.h).
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_CONVERGED] ==
+              fcsn::SolverStatus::kConverged);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_MAX_ITERATIONS] ==
+              fcsn::SolverStatus::kMaxIterations);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_TIME_LIMIT] ==
+              fcsn::SolverStatus::kTimeLimit);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_LINE_SEARCH_FAILED] ==
+              fcsn::SolverStatus::kLineSearchFailed);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_LINEAR_SOLVER_FAILED] ==
+              fcsn::SolverStatus::kLinearSolverFailed);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_INVALID_INPUT] ==
+              fcsn::SolverStatus::kInvalidInput);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_NUMERICAL_ISSUE] ==
+              fcsn::SolverStatus::kNumericalIssue);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_STALLED] ==
+              fcsn::SolverStatus::kStalled);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_ROUND_OFF_LIMIT] ==
+              fcsn::SolverStatus::kRoundOffLimit);
+static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_ABORTED] ==
+              fcsn::SolverStatus::kAborted);
+static_assert(static_cast<std::size_t>(FCSN_STATUS_UNSOLVED) ==
+              fcsn::kAllSolverStatuses.size());
+static_assert(fcsn::kAllFormulations[FCSN_FORMULATION_ALART_CURNIER] ==
+              fcsn::Formulation::kAlartCurnier);
+static_assert(fcsn::kAllFormulations[FCSN_FORMULATION_JEAN_MOREAU] ==
+              fcsn::Formulation::kJeanMoreau);
+static_assert(fcsn::kAllFormulations[FCSN_FORMULATION_NATURAL_MAP] ==
+              fcsn::Formulation::kNaturalMap);
+static_assert(fcsn::kAllFormulations[FCSN_FORMULATION_FISCHER_BURMEISTER] ==
+              fcsn::Formulation::kFischerBurmeister);
+
+namespace {
+
+using fcsn::SparseMatrix;
+
+// Result of a check: an fcsn_error code and, if not FCSN_OK, a sentence.
+struct Check {
+  int error = FCSN_OK;
+  std::string message;
+  bool ok() const { return error == FCSN_OK; }
+};
+
+Check Fail(int error, std::string message) {
+  return Check{error, std::move(message)};
+}
+
+// Runs body() and maps any exception to an error code; *message (if not null)
+// receives a sentence for it.
+template <typename Body>
+int Guarded(std::string* message, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    if (message != nullptr) *message = "out of memory";
+    return FCSN_OUT_OF_MEMORY;
+  } catch (const std::exception& e) {
+    if (message != nullptr)
+      *message = std::string("internal error: ") + e.what();
+    return FCSN_INTERNAL_ERROR;
+  } catch (...) {
+    if (message != nullptr) *message = "internal error";
+    return FCSN_INTERNAL_ERROR;
+  }
+}
+
+bool InRange(int value, int count) { return value >= 0 && value < count; }
+
+// Settings -> SolverOptions (on top of the C++ defaults); checks the enums,
+// then SolverOptions::Validate() the values.
+Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
+  if (!InRange(s.solver, 3)) {
+    return Fail(FCSN_INVALID_SETTINGS,
+                "fcsn_settings.solver = " + std::to_string(s.solver) +
+                    " is not an fcsn_solver_type");
+  }
+  if (!InRange(s.formulation, 4)) {
+    return Fail(FCSN_INVALID_SETTINGS,
+                "fcsn_settings.formulation = " + std::to_string(s.formulation) +
+                    " is not an fcsn_formulation");
+  }
+  if (!InRange(s.linear_solver, 3)) {
+    return Fail(
+        FCSN_INVALID_SETTINGS,
+        "fcsn_settings.linear_solver = " + std::to_string(s.linear_solver) +
+            " is not an fcsn_linear_solver");
+  }
+  if (s.nsgs_max_sweeps < 0) {
+    return Fail(FCSN_INVALID_SETTINGS,
+                "fcsn_settings.nsgs_max_sweeps = " +
+                    std::to_string(s.nsgs_max_sweeps) + " must be >= 0");
+  }
+  fcsn::SolverOptions o;
+  constexpr fcsn::SolverType kSolvers[] = {fcsn::SolverType::kHybrid,
+                                           fcsn::SolverType::kNewton,
+                                           fcsn::SolverType::kNsgs};
+  constexpr fcsn::LinearSolverType kLinearSolvers[] = {
+      fcsn::LinearSolverType::kMumps,
+      fcsn::LinearSolverType::kEigenLU,
+      fcsn::LinearSolverType::kDense};
+  o.solver = kSolvers[s.solver];
+  o.formulation = fcsn::kAllFormulations[s.formulation];
+  o.linear_solver.type = kLinearSolvers[s.linear_solver];
+  o.tolerance = s.tolerance;
+  o.max_iterations = s.max_iterations;
+  o.nsgs.max_sweeps = s.nsgs_max_sweeps;
+  o.time_limit_seconds = s.time_limit_seconds;
+  // C users read results through fcsn_get_info; no per-iteration history.
+  o.record_history = false;
+  std::string why = o.Validate();
+  if (!why.empty()) return Fail(FCSN_INVALID_SETTINGS, why);
+  *options = o;
+  return Check{};
+}
+
+// Checks one CSC matrix of the given size and builds it into *a, with
+// (*slot_of_entry)[k] the slot of the caller's entry k in a's value array.
+Check BuildCsc(const char* name,
+               const fcsn_csc& csc,
+               int rows,
+               int cols,
+               int base,
+               SparseMatrix* a,
+               std::vector<int>* slot_of_entry) {
+  const std::string field = std::string("fcsn_problem.") + name;
+  a->resize(rows, cols);
+  slot_of_entry->clear();
+  if (csc.col_ptr == nullptr) {
+    a->makeCompressed();
+    return Check{};
+  }
+  if (csc.col_ptr[0] != base) {
+    return Fail(FCSN_INVALID_ARGUMENT,
+                field + ".col_ptr[0] = " + std::to_string(csc.col_ptr[0]) +
+                    ", expected the index base " + std::to_string(base));
+  }
+  for (int j = 0; j < cols; ++j) {
+    if (csc.col_ptr[j + 1] < csc.col_ptr[j]) {
+      return Fail(FCSN_INVALID_ARGUMENT,
+                  field + ".col_ptr decreases at column " + std::to_string(j));
+    }
+  }
+  const int nnz = csc.col_ptr[cols] - base;
+  if (nnz > 0 && (csc.row_index == nullptr || csc.values == nullptr)) {
+    return Fail(FCSN_INVALID_ARGUMENT,
+                field + " has " + std::to_string(nnz) +
+                    " entries but a NULL row_index or values");
+  }
+  std::vector<Eigen::Triplet<double, int>> triplets;
+  triplets.reserve(nnz);
+  for (int j = 0; j < cols; ++j) {
+    for (int k = csc.col_ptr[j] - base; k < csc.col_ptr[j + 1] - base; ++k) {
+      const int i = csc.row_index[k] - base;
+      if (!InRange(i, rows)) {
+        return Fail(FCSN_INVALID_ARGUMENT,
+                    field + ".row_index[" + std::to_string(k) +
+                        "] = " + std::to_string(csc.row_index[k]) +
+                        " is outside the " + std::to_string(rows) + " rows");
+      }
+      triplets.emplace_back(i, j, csc.values[k]);
+    }
+  }
+  a->setFromTriplets(triplets.begin(), triplets.end());
+  a->makeCompressed();
+  slot_of_entry->resize(nnz);
+  for (int j = 0; j < cols; ++j) {
+    const int* first = a->innerIndexPtr() + a->outerIndexPtr()[j];
+    const int* last = a->innerIndexPtr() + a->outerIndexPtr()[j + 1];
+    for (int k = csc.col_ptr[j] - base; k < csc.col_ptr[j + 1] - base; ++k) {
+      const int* slot = std::lower_bound(first, last, csc.row_index[k] - base);
+      (*slot_of_entry)[k] = static_cast<int>(slot - a->innerIndexPtr());
+    }
+  }
+  return Check{};
+}
+
+// Refills the values of a from the caller's values on the setup's pattern.
+void RefillValues(const double* values,
+                  const std::vector<int>& slot_of_entry,
+                  SparseMatrix* a) {
+  std::fill(a->valuePtr(), a->valuePtr() + a->nonZeros(), 0.0);
+  for (std::size_t k = 0; k < slot_of_entry.size(); ++k)
+    a->valuePtr()[slot_of_entry[k]] += values[k];
+}
+
+Eigen::VectorXd CopyVector(const double* x, int size) {
+  if (x == nullptr) return Eigen::VectorXd::Zero(size);
+  return Eigen::Map<const Eigen::VectorXd>(x, size);
+}
+
+// Checks the C problem and builds the C++ one (with the slot maps).
+Check BuildProblem(const fcsn_problem* p,
+                   fcsn::GlobalProblem* problem,
+                   std::vector<int>* m_slots,
+                   std::vector<int>* h_slots) {
+  if (p == nullptr) return Fail(FCSN_INVALID_ARGUMENT, "problem is NULL");
+  if (p->n < 0 || p->nc < 0 || p->nc > std::numeric_limits<int>::max() / 3) {
+    return Fail(FCSN_INVALID_ARGUMENT,
+                "fcsn_problem sizes n = " + std::to_string(p->n) +
+                    ", nc = " + std::to_string(p->nc) + " are invalid");
+  }
+  if (p->index_base != 0 && p->index_base != 1) {
+    return Fail(FCSN_INVALID_ARGUMENT,
+                "fcsn_problem.index_base = " + std::to_string(p->index_base) +
+                    " must be 0 or 1");
+  }
+  if (p->n > 0 && p->f == nullptr)
+    return Fail(FCSN_INVALID_ARGUMENT, "fcsn_problem.f is NULL");
+  if (p->nc > 0 && p->mu == nullptr)
+    return Fail(FCSN_INVALID_ARGUMENT, "fcsn_problem.mu is NULL");
+  const int m = 3 * p->nc;
+  Check c =
+      BuildCsc("M", p->M, p->n, p->n, p->index_base, &problem->M, m_slots);
+  if (!c.ok()) return c;
+  c = BuildCsc("H", p->H, p->n, m, p->index_base, &problem->H, h_slots);
+  if (!c.ok()) return c;
+  problem->f = CopyVector(p->f, p->n);
+  problem->w = CopyVector(p->w, m);
+  problem->mu = CopyVector(p->mu, p->nc);
+  std::string why = problem->Validate();
+  if (!why.empty()) return Fail(FCSN_INVALID_PROBLEM, why);
+  return Check{};
+}
+
+fcsn_solve_status ToC(fcsn::SolverStatus status) {
+  switch (status) {
+    case fcsn::SolverStatus::kConverged:
+      return FCSN_STATUS_CONVERGED;
+    case fcsn::SolverStatus::kMaxIterations:
+      return FCSN_STATUS_MAX_ITERATIONS;
+    case fcsn::SolverStatus::kTimeLimit:
+      return FCSN_STATUS_TIME_LIMIT;
+    case fcsn::SolverStatus::kLineSearchFailed:
+      return FCSN_STATUS_LINE_SEARCH_FAILED;
+    case fcsn::SolverStatus::kLinearSolverFailed:
+      return FCSN_STATUS_LINEAR_SOLVER_FAILED;
+    case fcsn::SolverStatus::kInvalidInput:
+      return FCSN_STATUS_INVALID_INPUT;
+    case fcsn::SolverStatus::kNumericalIssue:
+      return FCSN_STATUS_NUMERICAL_ISSUE;
+    case fcsn::SolverStatus::kStalled:
+      return FCSN_STATUS_STALLED;
+    case fcsn::SolverStatus::kRoundOffLimit:
+      return FCSN_STATUS_ROUND_OFF_LIMIT;
+    case fcsn::SolverStatus::kAborted:
+      return FCSN_STATUS_ABORTED;
+  }
+  return FCSN_STATUS_INVALID_INPUT;
+}
+
+fcsn_contact_status ToC(fcsn::ContactStatus status) {
+  switch (status) {
+    case fcsn::ContactStatus::kTakeOff:
+      return FCSN_CONTACT_TAKE_OFF;
+    case fcsn::ContactStatus::kStick:
+      return FCSN_CONTACT_STICK;
+    case fcsn::ContactStatus::kSlip:
+      return FCSN_CONTACT_SLIP;
+  }
+  return FCSN_CONTACT_TAKE_OFF;
+}
+
+void CopyMessage(const std::string& text, char* message, size_t size) {
+  if (message == nullptr || size == 0) return;
+  const size_t length = std::min(text.size(), size - 1);
+  std::memcpy(message, text.data(), length);
+  message[length] = '\0';
+}
+
+// Fills solver->info and the contact statuses from the last summary.
+void RecordSolve(fcsn_solver* s) {
+  const fcsn::SolverSummary& sum = s->summary;
+  fcsn_info& info = s->info;
+  info = fcsn_info{};
+  info.status = ToC(sum.status);
+  info.iterations = sum.iterations;
+  info.nsgs_sweeps = sum.nsgs_sweeps;
+  info.analyses = sum.analyses;
+  info.factorizations = sum.factorizations;
+  info.e_cone = sum.e_cone;
+  info.e_dual = sum.e_dual;
+  info.e_comp = sum.e_comp;
+  info.e_eq = sum.e_eq;
+  info.e_nat = sum.e_nat;
+  info.solve_time_seconds = sum.timings.total;
+  const int m = s->problem.m();
+  if (s->solution.r.size() != m) {
+    // A solve rejected before iterating: report the zero point.
+    s->solution.v = Eigen::VectorXd::Zero(s->problem.n());
+    s->solution.r = Eigen::VectorXd::Zero(m);
+    s->solution.u = s->problem.w;
+  }
+  fcsn::ClassifyContacts(s->problem.mu, s->solution.r, &s->statuses);
+  for (fcsn::ContactStatus status : s->statuses) {
+    switch (status) {
+      case fcsn::ContactStatus::kTakeOff:
+        ++info.take_off;
+        break;
+      case fcsn::ContactStatus::kStick:
+        ++info.stick;
+        break;
+      case fcsn::ContactStatus::kSlip:
+        ++info.slip;
+        break;
+    }
+  }
+  s->message = sum.message;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* fcsn_version(void) { return FCSN_VERSION; }
+
+const char* fcsn_error_string(int error) {
+  switch (error) {
+    case FCSN_OK:
+      return "ok";
+    case FCSN_INVALID_ARGUMENT:
+      return "invalid-argument";
+    case FCSN_INVALID_PROBLEM:
+      return "invalid-problem";
+    case FCSN_INVALID_SETTINGS:
+      return "invalid-settings";
+    case FCSN_NOT_SOLVED:
+      return "not-solved";
+    case FCSN_OUT_OF_MEMORY:
+      return "out-of-memory";
+    case FCSN_INTERNAL_ERROR:
+      return "internal-error";
+    default:
+      return "unknown";
+  }
+}
+
+const char* fcsn_status_string(int status) {
+  if (status == FCSN_STATUS_UNSOLVED) return "unsolved";
+  if (!InRange(status, static_cast<int>(fcsn::kAllSolverStatuses.size())))
+    return "unknown";
+  // FCSN_STATUS_* are numbered as fcsn::kAllSolverStatuses (static_asserts
+  // above).
+  return fcsn::ToString(fcsn::kAllSolverStatuses[status]);
+}
+
+const char* fcsn_contact_status_string(int contact_status) {
+  switch (contact_status) {
+    case FCSN_CONTACT_TAKE_OFF:
+      return fcsn::ToString(fcsn::ContactStatus::kTakeOff);
+    case FCSN_CONTACT_STICK:
+      return fcsn::ToString(fcsn::ContactStatus::kStick);
+    case FCSN_CONTACT_SLIP:
+      return fcsn::ToString(fcsn::ContactStatus::kSlip);
+    default:
+      return "unknown";
+  }
+}
+
+void fcsn_default_settings(fcsn_settings* settings) {
+  if (settings == nullptr) return;
+  const fcsn::SolverOptions o;
+  *settings = fcsn_settings{};
+  settings->solver = FCSN_SOLVER_HYBRID;
+  settings->formulation = FCSN_FORMULATION_ALART_CURNIER;
+  settings->linear_solver = FCSN_LINEAR_SOLVER_MUMPS;
+  settings->tolerance = o.tolerance;
+  settings->max_iterations = o.max_iterations;
+  settings->nsgs_max_sweeps = o.nsgs.max_sweeps;
+  settings->time_limit_seconds = o.time_limit_seconds;
+}
+
+int fcsn_validate(const fcsn_problem* problem,
+                  const fcsn_settings* settings,
+                  char* message,
+                  size_t message_size) {
+  std::string text;
+  const int error = Guarded(&text, [&]() -> int {
+    fcsn_settings defaults;
+    fcsn_default_settings(&defaults);
+    fcsn::SolverOptions options;
+    Check c = ToOptions(settings != nullptr ? *settings : defaults, &options);
+    if (c.ok()) {
+      fcsn::GlobalProblem p;
+      std::vector<int> m_slots, h_slots;
+      c = BuildProblem(problem, &p, &m_slots, &h_slots);
+    }
+    text = c.message;
+    return c.error;
+  });
+  CopyMessage(text, message, message_size);
+  return error;
+}
+
+int fcsn_setup(fcsn_solver** solver,
+               const fcsn_problem* problem,
+               const fcsn_settings* settings) {
+  if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
+  *solver = nullptr;
+  return Guarded(nullptr, [&]() -> int {
+    fcsn_settings defaults;
+    fcsn_default_settings(&defaults);
+    fcsn::SolverOptions options;
+    Check c = ToOptions(settings != nullptr ? *settings : defaults, &options);
+    if (!c.ok()) return c.error;
+    auto s = std::make_unique<fcsn_solver>(options);
+    c = BuildProblem(
+        problem, &s->problem, &s->m_slot_of_entry, &s->h_slot_of_entry);
+    if (!c.ok()) return c.error;
+    s->info.status = FCSN_STATUS_UNSOLVED;
+    // Structure-only work now; a failure here (e.g. a structurally singular
+    // Newton matrix) is reported again by the first solve.
+    const fcsn::SolverSummary setup = s->solver.Setup(s->problem);
+    if (!setup.IsConverged()) s->message = setup.message;
+    *solver = s.release();
+    return FCSN_OK;
+  });
+}
+
+int fcsn_update_values(fcsn_solver* solver,
+                       const double* M_values,
+                       const double* H_values,
+                       const double* f,
+                       const double* w,
+                       const double* mu) {
+  if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
+  return Guarded(&solver->message, [&]() -> int {
+    fcsn::GlobalProblem updated = solver->problem;
+    if (M_values != nullptr)
+      RefillValues(M_values, solver->m_slot_of_entry, &updated.M);
+    if (H_values != nullptr)
+      RefillValues(H_values, solver->h_slot_of_entry, &updated.H);
+    if (f != nullptr) updated.f = CopyVector(f, updated.n());
+    if (w != nullptr) updated.w = CopyVector(w, updated.m());
+    if (mu != nullptr) updated.mu = CopyVector(mu, updated.nc());
+    std::string why = updated.Validate();
+    if (!why.empty()) {
+      solver->message = why;
+      return FCSN_INVALID_PROBLEM;
+    }
+    solver->problem = std::move(updated);
+    return FCSN_OK;
+  });
+}
+
+int fcsn_update_settings(fcsn_solver* solver, const fcsn_settings* settings) {
+  if (solver == nullptr || settings == nullptr) return FCSN_INVALID_ARGUMENT;
+  return Guarded(&solver->message, [&]() -> int {
+    fcsn::SolverOptions options;
+    Check c = ToOptions(*settings, &options);
+    if (!c.ok()) {
+      solver->message = c.message;
+      return c.error;
+    }
+    solver->options = options;
+    solver->solver.set_options(options);
+    return FCSN_OK;
+  });
+}
+
+int fcsn_solve(fcsn_solver* solver,
+               const double* v_guess,
+               const double* r_guess) {
+  if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
+  if ((v_guess == nullptr) != (r_guess == nullptr)) {
+    solver->message = "fcsn_solve: give both v_guess and r_guess, or neither";
+    return FCSN_INVALID_ARGUMENT;
+  }
+  return Guarded(&solver->message, [&]() -> int {
+    fcsn::Solution guess;
+    const fcsn::Solution* guess_ptr = nullptr;
+    if (v_guess != nullptr) {
+      guess.v = CopyVector(v_guess, solver->problem.n());
+      guess.r = CopyVector(r_guess, solver->problem.m());
+      guess_ptr = &guess;
+    }
+    solver->summary =
+        solver->solver.Solve(solver->problem, guess_ptr, &solver->solution);
+    solver->solved = true;
+    RecordSolve(solver);
+    return FCSN_OK;
+  });
+}
+
+int fcsn_get_info(const fcsn_solver* solver, fcsn_info* info) {
+  if (solver == nullptr || info == nullptr) return FCSN_INVALID_ARGUMENT;
+  *info = solver->info;
+  return solver->solved ? FCSN_OK : FCSN_NOT_SOLVED;
+}
+
+int fcsn_get_solution(const fcsn_solver* solver,
+                      double* v,
+                      double* u,
+                      double* r) {
+  if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
+  if (!solver->solved) return FCSN_NOT_SOLVED;
+  const fcsn::Solution& x = solver->solution;
+  if (v != nullptr) std::copy(x.v.data(), x.v.data() + x.v.size(), v);
+  if (u != nullptr) std::copy(x.u.data(), x.u.data() + x.u.size(), u);
+  if (r != nullptr) std::copy(x.r.data(), x.r.data() + x.r.size(), r);
+  return FCSN_OK;
+}
+
+int fcsn_get_contact_status(const fcsn_solver* solver, int* status) {
+  if (solver == nullptr || status == nullptr) return FCSN_INVALID_ARGUMENT;
+  if (!solver->solved) return FCSN_NOT_SOLVED;
+  for (std::size_t a = 0; a < solver->statuses.size(); ++a)
+    status[a] = ToC(solver->statuses[a]);
+  return FCSN_OK;
+}
+
+const char* fcsn_message(const fcsn_solver* solver) {
+  if (solver == nullptr) return "";
+  return solver->message.c_str();
+}
+
+void fcsn_free(fcsn_solver* solver) { delete solver; }
+
+}  // extern "C"

@@ -1,0 +1,57 @@
+// fcsn/contact_status.h: the status of each contact read from its reaction r_a
+// (local frame (N, T1, T2), K_a = { ||r_T|| <= mu_a r_N }, fcsn/problem.h).
+//
+//   take-off  r_N <= 0, or ||r_a|| <= 1e-14 max_b ||r_b||  (r_a = 0 up to
+//             round-off relative to the largest reaction)
+//   stick     ||r_T|| < (1 - 1e-9) mu_a r_N                 (interior of K_a)
+//   slip      otherwise                                     (boundary of K_a)
+//
+// This is the one rule of the library: the solver's per-iteration counts
+// (IterationRecord::take_off, stick, slip) and the C API's per-contact status
+// (fcsn/fcsn_c.h) both use it.
+//
+// Usage:
+//   std::vector<fcsn::ContactStatus> statuses;
+//   fcsn::ClassifyContacts(problem.mu, solution.r, &statuses);
+#ifndef FCSN_CONTACT_STATUS_H_
+#define FCSN_CONTACT_STATUS_H_
+
+#include <Eigen/Core>
+#include <vector>
+
+namespace fcsn {
+
+enum class ContactStatus : char {
+  kTakeOff,  // "take-off": r_a = 0, the contact is open
+  kStick,    // "stick": r_a in the interior of K_a
+  kSlip,     // "slip": r_a on the boundary of K_a, r_a != 0
+};
+
+inline const char* ToString(ContactStatus x) {
+  switch (x) {
+    case ContactStatus::kTakeOff:
+      return "take-off";
+    case ContactStatus::kStick:
+      return "stick";
+    case ContactStatus::kSlip:
+      return "slip";
+  }
+  return "?";
+}
+
+// Status of one contact with friction coefficient mu and reaction r_a;
+// largest_reaction = max_b ||r_b|| over all contacts (the round-off scale of
+// "r_a = 0").
+ContactStatus ClassifyContact(double mu,
+                              const Eigen::Vector3d& r_a,
+                              double largest_reaction);
+
+// Statuses of all nc = mu.size() contacts of r (3 nc entries) into *statuses,
+// resized to nc (no allocation when its capacity suffices).
+void ClassifyContacts(const Eigen::VectorXd& mu,
+                      const Eigen::VectorXd& r,
+                      std::vector<ContactStatus>* statuses);
+
+}  // namespace fcsn
+
+#endif  // FCSN_CONTACT_STATUS_H_
