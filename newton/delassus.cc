@@ -85,6 +85,50 @@ SparseMatrix ExtractComponent(const SparseMatrix& M,
   return out;
 }
 
+// The components of M and the contacts touching them, both ways (CSR).
+struct ComponentGraph {
+  int num_components = 0;
+  std::vector<int> component;           // n: component of each dof
+  std::vector<int> contact_start;       // num_components + 1
+  std::vector<int> component_contacts;  // contacts of each component, ascending
+  std::vector<int> touch_start;         // nc + 1
+  std::vector<int> contact_components;  // components each contact touches
+};
+
+void BuildComponentGraph(const GlobalProblem& problem, ComponentGraph* graph) {
+  const int nc = problem.m() / 3;
+  graph->num_components = ConnectedComponents(problem.M, &graph->component);
+  const int num_components = graph->num_components;
+  std::vector<std::pair<int, int>> pairs;  // (component, contact), by contact
+  std::vector<int> last_contact(num_components, -1);
+  graph->touch_start.assign(nc + 1, 0);
+  for (int a = 0; a < nc; ++a) {
+    for (int j = 3 * a; j < 3 * a + 3; ++j) {
+      for (SparseMatrix::InnerIterator it(problem.H, j); it; ++it) {
+        const int c = graph->component[it.row()];
+        if (last_contact[c] != a) {
+          last_contact[c] = a;
+          pairs.emplace_back(c, a);
+        }
+      }
+    }
+    graph->touch_start[a + 1] = static_cast<int>(pairs.size());
+  }
+  graph->contact_components.resize(pairs.size());
+  for (size_t k = 0; k < pairs.size(); ++k) {
+    graph->contact_components[k] = pairs[k].first;
+  }
+  graph->contact_start.assign(num_components + 1, 0);
+  for (const auto& [c, a] : pairs) ++graph->contact_start[c + 1];
+  for (int c = 0; c < num_components; ++c) {
+    graph->contact_start[c + 1] += graph->contact_start[c];
+  }
+  graph->component_contacts.resize(pairs.size());
+  std::vector<int> next(graph->contact_start.begin(),
+                        graph->contact_start.end() - 1);
+  for (const auto& [c, a] : pairs) graph->component_contacts[next[c]++] = a;
+}
+
 }  // namespace
 
 const char* ToString(MFactorizationType type) {
@@ -234,8 +278,12 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   // H_{c,a}^T M_c^-1 H_{c,b}. Each component is factored and solved on its own
   // (the global factorization is reused when M is irreducible), so the work
   // follows the structure: O(size of c) per contact column, not O(n).
-  std::vector<int> component;
-  const int num_components = ConnectedComponents(problem.M, &component);
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  const std::vector<int>& component = graph.component;
+  const int num_components = graph.num_components;
+  const std::vector<int>& contact_start = graph.contact_start;
+  const std::vector<int>& component_contacts = graph.component_contacts;
   std::vector<int> component_start(num_components + 1, 0);
   for (int p = 0; p < n; ++p) ++component_start[component[p] + 1];
   for (int c = 0; c < num_components; ++c) {
@@ -250,31 +298,6 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
       component_dofs[slot] = p;
       local_index[p] = slot - component_start[component[p]];
     }
-  }
-  // Contacts touching each component, ascending (CSR over components).
-  std::vector<int> contact_start(num_components + 1, 0);
-  std::vector<int> component_contacts;
-  {
-    std::vector<std::pair<int, int>> pairs;  // (component, contact)
-    std::vector<int> last_contact(num_components, -1);
-    for (int a = 0; a < nc; ++a) {
-      for (int j = 3 * a; j < 3 * a + 3; ++j) {
-        for (SparseMatrix::InnerIterator it(problem.H, j); it; ++it) {
-          const int c = component[it.row()];
-          if (last_contact[c] != a) {
-            last_contact[c] = a;
-            pairs.emplace_back(c, a);
-          }
-        }
-      }
-    }
-    for (const auto& [c, a] : pairs) ++contact_start[c + 1];
-    for (int c = 0; c < num_components; ++c) {
-      contact_start[c + 1] += contact_start[c];
-    }
-    component_contacts.resize(pairs.size());
-    std::vector<int> next(contact_start.begin(), contact_start.end() - 1);
-    for (const auto& [c, a] : pairs) component_contacts[next[c]++] = a;
   }
 
   // Rows of H, to form H^T x from the nonzero rows of x only.
@@ -455,6 +478,38 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   q_free_ = problem.H.transpose() * v_free + problem.w;
   q_free_norm_ = q_free_.norm();
   return true;
+}
+
+long long Delassus::CountBlocks(const GlobalProblem& problem, long long cap) {
+  const int m = problem.m();
+  if (problem.M.rows() != problem.M.cols() || problem.H.rows() != problem.n() ||
+      m % 3 != 0) {
+    return 0;
+  }
+  const int nc = m / 3;
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  // Block row a holds W_aa and W_ab for every other contact b that shares a
+  // component with a; `seen` marks the b already counted for this a.
+  std::vector<int> seen(nc, -1);
+  long long count = 0;
+  for (int a = 0; a < nc; ++a) {
+    seen[a] = a;
+    ++count;
+    for (int k = graph.touch_start[a]; k < graph.touch_start[a + 1]; ++k) {
+      const int c = graph.contact_components[k];
+      for (int l = graph.contact_start[c]; l < graph.contact_start[c + 1];
+           ++l) {
+        const int b = graph.component_contacts[l];
+        if (seen[b] != a) {
+          seen[b] = a;
+          ++count;
+        }
+      }
+    }
+    if (count > cap) return count;
+  }
+  return count;
 }
 
 Eigen::Vector3d Delassus::OffDiagonalProduct(int a,

@@ -25,7 +25,9 @@
 // follow the block structure: O(size of c) per contact column, not O(n). Only
 // the blocks W_ab that are not exactly zero are kept (for one connected FEM
 // body: all contact pairs on it; for rigid bodies: pairs of contacts that share
-// a body), plus every diagonal block, in block-CSR order.
+// a body), plus every diagonal block, in block-CSR order. CountBlocks() gives
+// that number without factoring anything, so that a caller with a memory budget
+// (the hybrid policy, HybridOptions) can decline to form W.
 //
 // Usage:
 //   fcsn::internal::Delassus delassus;
@@ -100,6 +102,16 @@ class Delassus {
   // definite, or a solve is not finite; the object is then empty (nc() == 0,
   // factorization type kNone).
   bool Compute(const GlobalProblem& problem, std::string* message);
+
+  // Number of 3 x 3 blocks Compute() would store for `problem`: every diagonal
+  // block plus one per ordered pair of distinct contacts that touch a common
+  // connected component of M. Compute() drops blocks that cancel to exactly
+  // zero, so this is an upper bound, exact unless such cancellation occurs.
+  // Counting stops as soon as the count exceeds `cap` (the value returned is
+  // then > cap, not the total), so a caller checking a memory budget pays
+  // O(nnz(M) + nnz(H) + cap), never the c^2 pairs of one large body. Returns 0
+  // when the sizes of M and H are inconsistent. No factorization.
+  static long long CountBlocks(const GlobalProblem& problem, long long cap);
 
   int nc() const { return static_cast<int>(diagonal_index_.size()); }
   int m() const { return 3 * nc(); }

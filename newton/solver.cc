@@ -208,6 +208,8 @@ class Solver::Impl {
     Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
     // Contact states of the last recorded iterate (Record()).
     std::vector<ContactState> states;
+    // Hybrid: 1 if W fits HybridOptions' memory budget, 0 if not, -1 unknown.
+    int delassus_within_budget = -1;
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
@@ -222,6 +224,9 @@ class Solver::Impl {
                     int max_sweeps,
                     internal::NsgsResult* result);
   void RunHybrid(Run* run);
+  // Hybrid: whether W fits the memory budget of HybridOptions (counted once
+  // per solve, nothing factored); sets summary.delassus_over_budget if not.
+  bool DelassusWithinBudget(Run* run);
   // The error measures of (run->v, run->r), timed.
   ErrorMeasures Measure(Run* run);
   // Records the iterate (run->v, run->r) whose measures are `errors`: fills the
@@ -626,6 +631,7 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
     }
     nsgs_ = std::make_unique<internal::NsgsSolver>(delassus_);
     run->delassus_ready = true;
+    summary.delassus_entries = 9LL * delassus_.num_blocks();
   }
   const int first_sweep = summary.nsgs_sweeps;
   // NSGS checks its error at (run->r, run->v), the iterate recorded here.
@@ -650,6 +656,23 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   return true;
 }
 
+bool Solver::Impl::DelassusWithinBudget(Run* run) {
+  if (run->delassus_within_budget < 0) {
+    const GlobalProblem& problem = *run->problem;
+    const HybridOptions& hybrid = options_.hybrid;
+    const double nonzeros =
+        static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
+    const long long budget = std::max(
+        hybrid.delassus_min_entries,
+        static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
+    const long long cap = budget / 9;
+    run->delassus_within_budget =
+        internal::Delassus::CountBlocks(problem, cap) <= cap ? 1 : 0;
+    run->summary->delassus_over_budget = run->delassus_within_budget == 0;
+  }
+  return run->delassus_within_budget == 1;
+}
+
 void Solver::Impl::RunHybrid(Run* run) {
   SolverSummary& summary = *run->summary;
   const double tol = options_.tolerance;
@@ -659,7 +682,7 @@ void Solver::Impl::RunHybrid(Run* run) {
   const int warm_sweeps = run->has_guess
                               ? options_.hybrid.warm_sweeps_with_guess
                               : options_.hybrid.warm_sweeps;
-  if (warm_sweeps > 0) {
+  if (warm_sweeps > 0 && DelassusWithinBudget(run)) {
     internal::NsgsResult result;
     if (!RunNsgsPhase(
             run, std::max(tol, std::sqrt(tol)), warm_sweeps, &result)) {
@@ -689,6 +712,12 @@ void Solver::Impl::RunHybrid(Run* run) {
     }
     if (run->aborted || summary.fallbacks >= options_.hybrid.max_fallbacks)
       return;
+    if (!DelassusWithinBudget(run)) {
+      summary.message +=
+          " (no NSGS fallback: W would exceed the memory budget of "
+          "HybridOptions::delassus_entries_per_nonzero)";
+      return;
+    }
     // Fallback: NSGS sweeps from the best iterate so far, then Newton again.
     const std::string newton_failure = summary.message;
     ++summary.fallbacks;

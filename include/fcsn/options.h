@@ -126,6 +126,27 @@ struct HybridOptions {
   int fallback_sweeps = 50;
   // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve.
   int max_fallbacks = 20;
+  // Memory budget of the Delassus operator W = H^T M^-1 H that the warm start
+  // and the fallbacks sweep on (formulations.md §7.1). W is formed only if it
+  // stores at most max(delassus_min_entries, delassus_entries_per_nonzero *
+  // (nnz(M) + nnz(H))) entries, 9 per stored 3 x 3 block, counted before
+  // anything is factored. Otherwise the hybrid runs without NSGS: Newton from
+  // the start, and a Newton failure ends the solve (no fallback). The default
+  // policy's extra memory thus stays O(nnz(M) + nnz(H)) over Newton's own.
+  // Pure NSGS (SolverType::kNsgs) ignores the budget: W is all it has.
+  // Why 2: W holds one block per pair of contacts sharing a body, so its size
+  // relative to nnz(M) + nnz(H) grows with the contacts per body: 1.2 on
+  // Box_Stacks (rigid, where the warm start saves Newton 7 of 10 iterations),
+  // 3.4 on a LowWall_FEM step (688 contacts on FEM bricks: forming W takes
+  // 0.74 s, 30 % of pure Newton's solve, and NSGS stalls there), 4 on a
+  // 10 x 10 x 2 elastic lattice and 15 on a 20 x 20 x 2 one (1.7 s to form W,
+  // twice Newton's solve), c^2 blocks for c contacts on one elastic body.
+  double delassus_entries_per_nonzero = 2.0;
+  // Why 2^16 entries (512 kB): small problems keep the warm start whatever
+  // their ratio, e.g. the generated rigid piles up to ~150 boxes (ratio 5.4,
+  // 4 contacts per interface), where Newton without it stalls and needs a
+  // fallback (8 boxes: 24 iterations instead of 3).
+  long long delassus_min_entries = 1 << 16;
 };
 
 // Returned by the iteration callback.

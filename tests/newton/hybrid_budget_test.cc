@@ -1,0 +1,141 @@
+// Tests of the default policy's memory budget for the Delassus operator W
+// (HybridOptions::delassus_entries_per_nonzero, delassus_min_entries): one
+// elastic body with many contacts would need c^2 dense 3 x 3 blocks, so the
+// hybrid must not form W there and must still solve the problem (by Newton
+// alone), while the rigid piles, whose W is block-sparse, keep their NSGS warm
+// start.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "fcsn/fclib_io.h"
+#include "fcsn/solver.h"
+#include "test_problems.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+// The budget of HybridOptions, in stored entries of W.
+long long Budget(const GlobalProblem& problem, const HybridOptions& hybrid) {
+  const double nonzeros =
+      static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
+  return std::max(
+      hybrid.delassus_min_entries,
+      static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
+}
+
+// 40 x 40 x 2 nodes, 1600 contacts on one elastic body: a dense W would store
+// 1600^2 blocks, 23 million entries (184 MB), ~60 times nnz(M) + nnz(H).
+// The default policy forms none of it and converges by Newton alone.
+TEST(HybridBudgetTest, LargeElasticBodyFormsNoDenseDelassus) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(40, 40, 2, 0.5, 0.8, 0.01);
+  ASSERT_EQ(problem.nc(), 1600);
+  SolverOptions options;
+  options.tolerance = 1e-8;
+  Solver solver(options);
+  Solution x;
+  const SolverSummary s = solver.Solve(problem, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_LE(s.delassus_entries, Budget(problem, options.hybrid));
+  EXPECT_TRUE(s.delassus_over_budget);
+  EXPECT_EQ(s.nsgs_sweeps, 0) << s.FullReport();
+  EXPECT_EQ(s.fallbacks, 0);
+}
+
+// Box_Stacks (rigid, about 2 contacts per box): W is block-sparse, within the
+// budget, and the warm start runs.
+TEST(HybridBudgetTest, RigidBoxStacksKeepsTheWarmStart) {
+  GlobalProblem problem;
+  std::string error;
+  ASSERT_TRUE(
+      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
+                        ReadOptions(),
+                        &problem,
+                        nullptr,
+                        &error))
+      << error;
+  Solver solver{SolverOptions()};
+  Solution x;
+  const SolverSummary s = solver.Solve(problem, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_FALSE(s.delassus_over_budget);
+  EXPECT_GT(s.delassus_entries, 0);
+  EXPECT_LE(s.delassus_entries, Budget(problem, SolverOptions().hybrid));
+  EXPECT_GT(s.nsgs_sweeps, 0);
+}
+
+// The budget is an option: raised, a 10 x 10 x 2 lattice (100 contacts, 90000
+// entries) forms W; lowered to 0, even a one-box pile runs without NSGS.
+TEST(HybridBudgetTest, BudgetFollowsTheOptions) {
+  const GlobalProblem lattice =
+      testing::MakeLatticeOnFloor(10, 10, 2, 0.5, 0.8, 0.01);
+  SolverOptions options;
+  options.tolerance = 1e-8;
+  options.hybrid.delassus_min_entries = 90000;
+  Solution x;
+  SolverSummary s = Solver(options).Solve(lattice, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.delassus_entries, 90000);
+  EXPECT_GT(s.nsgs_sweeps, 0);
+
+  options.hybrid.delassus_min_entries = 89999;
+  s = Solver(options).Solve(lattice, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.delassus_entries, 0);
+  EXPECT_TRUE(s.delassus_over_budget);
+
+  options.hybrid.delassus_min_entries = 0;
+  options.hybrid.delassus_entries_per_nonzero = 0.0;
+  s = Solver(options).Solve(testing::MakeBoxStack(1, 0.4, 0.5), nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.nsgs_sweeps, 0);
+  EXPECT_TRUE(s.delassus_over_budget);
+}
+
+// Over the budget there is no NSGS to fall back on: a Newton failure ends the
+// solve, and the message says why no fallback happened (Box_Stacks without
+// regularization meets a singular J; with W it falls back and converges, see
+// hybrid_test.cc).
+TEST(HybridBudgetTest, NoFallbackOverBudget) {
+  GlobalProblem problem;
+  std::string error;
+  ASSERT_TRUE(
+      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
+                        ReadOptions(),
+                        &problem,
+                        nullptr,
+                        &error))
+      << error;
+  SolverOptions options;
+  options.singular_regularization = 0.0;
+  options.hybrid.warm_sweeps = 0;
+  options.hybrid.delassus_min_entries = 0;
+  options.hybrid.delassus_entries_per_nonzero = 0.0;
+  Solution x;
+  const SolverSummary s = Solver(options).Solve(problem, nullptr, &x);
+  EXPECT_NE(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_EQ(s.fallbacks, 0);
+  EXPECT_EQ(s.nsgs_sweeps, 0);
+  EXPECT_NE(s.message.find("no NSGS fallback"), std::string::npos) << s.message;
+}
+
+TEST(HybridBudgetTest, ValidateRejectsANegativeBudget) {
+  SolverOptions options;
+  options.hybrid.delassus_entries_per_nonzero = -1.0;
+  EXPECT_NE(options.Validate().find("delassus_entries_per_nonzero"),
+            std::string::npos);
+  options = SolverOptions();
+  options.hybrid.delassus_entries_per_nonzero =
+      std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(options.Validate().empty());
+  options = SolverOptions();
+  options.hybrid.delassus_min_entries = -1;
+  EXPECT_NE(options.Validate().find("delassus_min_entries"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fcsn
