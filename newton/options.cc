@@ -127,6 +127,17 @@ std::string SolverOptions::Validate() const {
                      hybrid.warm_sweeps_with_guess,
                      "must be >= 0");
   }
+  if (hybrid.warm_contraction_window < 0) {
+    return Violation("hybrid.warm_contraction_window",
+                     hybrid.warm_contraction_window,
+                     "must be >= 0");
+  }
+  if (!(hybrid.warm_contraction_ratio > 0.0 &&
+        hybrid.warm_contraction_ratio <= 1.0)) {
+    return Violation("hybrid.warm_contraction_ratio",
+                     hybrid.warm_contraction_ratio,
+                     "must lie in (0, 1]");
+  }
   if (hybrid.warm_sweeps < 0)
     return Violation("hybrid.warm_sweeps", hybrid.warm_sweeps, "must be >= 0");
   if (hybrid.stall_window < 1)

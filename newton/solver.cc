@@ -218,11 +218,14 @@ class Solver::Impl {
   // hybrid.stall_ratio times its value hybrid.stall_window iterations earlier.
   void RunNewton(Run* run, bool detect_stall);
   // NSGS sweeps from run->r (run->v recovered); false if the Delassus data
-  // cannot be built.
+  // cannot be built. warm_start: the hybrid's warm start, which also stops on
+  // poor contraction (HybridOptions::warm_contraction_window); the result's
+  // status is then kAborted with run->aborted false.
   bool RunNsgsPhase(Run* run,
                     double tol,
                     int max_sweeps,
-                    internal::NsgsResult* result);
+                    internal::NsgsResult* result,
+                    bool warm_start = false);
   void RunHybrid(Run* run);
   // Hybrid: whether W fits the memory budget of HybridOptions (counted once
   // per solve, nothing factored); sets summary.delassus_over_budget if not.
@@ -617,7 +620,8 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
 bool Solver::Impl::RunNsgsPhase(Run* run,
                                 double tol,
                                 int max_sweeps,
-                                internal::NsgsResult* result) {
+                                internal::NsgsResult* result,
+                                bool warm_start) {
   SolverSummary& summary = *run->summary;
   const GlobalProblem& problem = *run->problem;
   ScopedTimer timer(&summary.timings.nsgs);
@@ -634,16 +638,34 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
     summary.delassus_entries = 9LL * delassus_.num_blocks();
   }
   const int first_sweep = summary.nsgs_sweeps;
+  // Warm start: the worst measure must drop below ratio times its value at a
+  // check at least `window` sweeps before (the reference), else stop.
+  const int window = warm_start ? options_.hybrid.warm_contraction_window : 0;
+  int reference_sweep = 0;
+  double reference_worst = std::numeric_limits<double>::infinity();
+  bool poor_contraction = false;
   // NSGS checks its error at (run->r, run->v), the iterate recorded here.
   auto on_check = [&](int sweep, const ErrorMeasures& errors) {
     IterationRecord record;
     record.phase = "nsgs";
     record.iteration = first_sweep + sweep;
     Record(run, std::move(record), errors);
-    return !run->aborted;
+    if (window > 0 && (sweep == 0 || sweep >= reference_sweep + window)) {
+      poor_contraction =
+          errors.Worst() >
+          options_.hybrid.warm_contraction_ratio * reference_worst;
+      reference_sweep = sweep;
+      reference_worst = errors.Worst();
+    }
+    return !run->aborted && !poor_contraction;
   };
+  NsgsOptions nsgs_options = options_.nsgs;
+  if (window > 0) {
+    nsgs_options.error_check_frequency =
+        std::min(nsgs_options.error_check_frequency, window);
+  }
   *result = nsgs_->Run(problem,
-                       options_.nsgs,
+                       nsgs_options,
                        tol,
                        max_sweeps,
                        run->deadline,
@@ -653,6 +675,11 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;
+  if (poor_contraction && !run->aborted) {
+    summary.message = "NSGS warm start stopped after " +
+                      std::to_string(result->sweeps) +
+                      " sweeps: poor contraction";
+  }
   return true;
 }
 
@@ -677,15 +704,19 @@ void Solver::Impl::RunHybrid(Run* run) {
   SolverSummary& summary = *run->summary;
   const double tol = options_.tolerance;
   // Warm start: NSGS until its own error reaches the switch tolerance sqrt(tol)
-  // (Siconos' VI-EG hybrid switches there too), or the sweep budget; it may
-  // also solve the problem outright.
+  // (Siconos' VI-EG hybrid switches there too), the sweep budget, or a poor
+  // contraction (HybridOptions::warm_contraction_window); it may also solve
+  // the problem outright. Only when W fits the memory budget.
   const int warm_sweeps = run->has_guess
                               ? options_.hybrid.warm_sweeps_with_guess
                               : options_.hybrid.warm_sweeps;
   if (warm_sweeps > 0 && DelassusWithinBudget(run)) {
     internal::NsgsResult result;
-    if (!RunNsgsPhase(
-            run, std::max(tol, std::sqrt(tol)), warm_sweeps, &result)) {
+    if (!RunNsgsPhase(run,
+                      std::max(tol, std::sqrt(tol)),
+                      warm_sweeps,
+                      &result,
+                      /*warm_start=*/true)) {
       return;
     }
     if (result.errors.Converged(tol)) {
