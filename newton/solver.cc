@@ -181,6 +181,10 @@ class Solver::Impl {
   bool EnsureAnalysis(const GlobalProblem& problem, SolverSummary* summary);
 
  private:
+  // The NSGS phases' method: Gauss-Seidel on W, projected Jacobi when W would
+  // exceed the hybrid's memory budget, none if Jacobi cannot run either.
+  enum class NsgsMethod { kUnknown, kGaussSeidel, kJacobi, kNone };
+
   // State of one Solve().
   struct Run {
     const GlobalProblem* problem = nullptr;
@@ -208,8 +212,9 @@ class Solver::Impl {
     Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
     // Contact states of the last recorded iterate (Record()).
     std::vector<ContactState> states;
-    // Hybrid: 1 if W fits HybridOptions' memory budget, 0 if not, -1 unknown.
-    int delassus_within_budget = -1;
+    // How the NSGS phases of this solve sweep (ChooseNsgsMethod).
+    NsgsMethod nsgs_method = NsgsMethod::kUnknown;
+    bool jacobi_ready = false;  // jacobi_ is set up for this problem
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
@@ -227,9 +232,12 @@ class Solver::Impl {
                     internal::NsgsResult* result,
                     bool warm_start = false);
   void RunHybrid(Run* run);
-  // Hybrid: whether W fits the memory budget of HybridOptions (counted once
-  // per solve, nothing factored); sets summary.delassus_over_budget if not.
-  bool DelassusWithinBudget(Run* run);
+  // Chooses (once per solve) how NSGS phases sweep: Gauss-Seidel on W when W
+  // fits the memory budget of HybridOptions (counted, nothing factored) or the
+  // solver is pure NSGS; otherwise projected Jacobi on the LDL^T of M kept by
+  // the rho computation (sets summary.delassus_over_budget), or none when M
+  // was not symmetric (then no such factorization exists).
+  NsgsMethod ChooseNsgsMethod(Run* run);
   // The error measures of (run->v, run->r), timed.
   ErrorMeasures Measure(Run* run);
   // Records the iterate (run->v, run->r) whose measures are `errors`: fills the
@@ -246,6 +254,7 @@ class Solver::Impl {
   internal::ScalingWorkspace scaling_workspace_;
   internal::Delassus delassus_;
   std::unique_ptr<internal::NsgsSolver> nsgs_;
+  std::unique_ptr<internal::ProjectedJacobiSolver> jacobi_;
   // Workspace reused across iterations and solves.
   Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
@@ -625,7 +634,14 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   SolverSummary& summary = *run->summary;
   const GlobalProblem& problem = *run->problem;
   ScopedTimer timer(&summary.timings.nsgs);
-  if (!run->delassus_ready) {
+  const NsgsMethod method = ChooseNsgsMethod(run);
+  if (method == NsgsMethod::kNone) return false;
+  if (method == NsgsMethod::kJacobi && !run->jacobi_ready) {
+    jacobi_ = std::make_unique<internal::ProjectedJacobiSolver>(
+        scaling_workspace_.ldlt, run->scaling.rho, run->scaling.q_free_norm);
+    run->jacobi_ready = true;
+  }
+  if (method == NsgsMethod::kGaussSeidel && !run->delassus_ready) {
     std::string message;
     if (!delassus_.Compute(problem, &message)) {
       summary.status = SolverStatus::kNumericalIssue;
@@ -664,14 +680,25 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
     nsgs_options.error_check_frequency =
         std::min(nsgs_options.error_check_frequency, window);
   }
-  *result = nsgs_->Run(problem,
-                       nsgs_options,
-                       tol,
-                       max_sweeps,
-                       run->deadline,
-                       &run->r,
-                       &run->v,
-                       on_check);
+  if (method == NsgsMethod::kJacobi) {
+    *result = jacobi_->Run(problem,
+                           nsgs_options,
+                           tol,
+                           max_sweeps,
+                           run->deadline,
+                           &run->r,
+                           &run->v,
+                           on_check);
+  } else {
+    *result = nsgs_->Run(problem,
+                         nsgs_options,
+                         tol,
+                         max_sweeps,
+                         run->deadline,
+                         &run->r,
+                         &run->v,
+                         on_check);
+  }
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;
@@ -683,21 +710,28 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   return true;
 }
 
-bool Solver::Impl::DelassusWithinBudget(Run* run) {
-  if (run->delassus_within_budget < 0) {
-    const GlobalProblem& problem = *run->problem;
-    const HybridOptions& hybrid = options_.hybrid;
-    const double nonzeros =
-        static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
-    const long long budget = std::max(
-        hybrid.delassus_min_entries,
-        static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
-    const long long cap = budget / 9;
-    run->delassus_within_budget =
-        internal::Delassus::CountBlocks(problem, cap) <= cap ? 1 : 0;
-    run->summary->delassus_over_budget = run->delassus_within_budget == 0;
+Solver::Impl::NsgsMethod Solver::Impl::ChooseNsgsMethod(Run* run) {
+  if (run->nsgs_method != NsgsMethod::kUnknown) return run->nsgs_method;
+  run->nsgs_method = NsgsMethod::kGaussSeidel;
+  if (options_.solver != SolverType::kHybrid) return run->nsgs_method;
+  const GlobalProblem& problem = *run->problem;
+  const HybridOptions& hybrid = options_.hybrid;
+  const double nonzeros =
+      static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
+  const long long budget = std::max(
+      hybrid.delassus_min_entries,
+      static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
+  const long long cap = budget / 9;
+  if (internal::Delassus::CountBlocks(problem, cap) > cap) {
+    run->summary->delassus_over_budget = true;
+    // ComputeScaling factored a symmetric M with scaling_workspace_ and keeps
+    // the factors; a non-symmetric M was factored by a discarded LU.
+    const bool have_ldlt = run->scaling.m_symmetric &&
+                           scaling_workspace_.analyzed &&
+                           scaling_workspace_.ldlt.info() == Eigen::Success;
+    run->nsgs_method = have_ldlt ? NsgsMethod::kJacobi : NsgsMethod::kNone;
   }
-  return run->delassus_within_budget == 1;
+  return run->nsgs_method;
 }
 
 void Solver::Impl::RunHybrid(Run* run) {
@@ -706,11 +740,16 @@ void Solver::Impl::RunHybrid(Run* run) {
   // Warm start: NSGS until its own error reaches the switch tolerance sqrt(tol)
   // (Siconos' VI-EG hybrid switches there too), the sweep budget, or a poor
   // contraction (HybridOptions::warm_contraction_window); it may also solve
-  // the problem outright. Only when W fits the memory budget.
+  // the problem outright. Only when W fits the memory budget: projected Jacobi
+  // (the over-budget NSGS phase) costs a solve with M per sweep, as much as a
+  // Newton iteration on a stiff elastic bar, and does not contract there; it
+  // only serves as the fallback.
   const int warm_sweeps = run->has_guess
                               ? options_.hybrid.warm_sweeps_with_guess
                               : options_.hybrid.warm_sweeps;
-  if (warm_sweeps > 0 && DelassusWithinBudget(run)) {
+  if (warm_sweeps > 0 && ChooseNsgsMethod(run) == NsgsMethod::kGaussSeidel) {
+    const Eigen::VectorXd v_start = run->v;
+    const Eigen::VectorXd r_start = run->r;
     internal::NsgsResult result;
     if (!RunNsgsPhase(run,
                       std::max(tol, std::sqrt(tol)),
@@ -724,6 +763,15 @@ void Solver::Impl::RunHybrid(Run* run) {
       return;
     }
     if (summary.status == SolverStatus::kTimeLimit || run->aborted) return;
+    // Stopped on poor contraction (kAborted without a user abort) with no
+    // progress at all: Newton starts where it would have without the sweeps
+    // (v = M^-1 f of the first check is a worse start than v = 0: on a stiff
+    // elastic bar, 32 Newton iterations instead of 7).
+    if (result.status == SolverStatus::kAborted &&
+        !(result.errors.Worst() < result.initial_worst)) {
+      run->v = v_start;
+      run->r = r_start;
+    }
   }
   for (;;) {
     RunNewton(run, /*detect_stall=*/true);
@@ -743,10 +791,11 @@ void Solver::Impl::RunHybrid(Run* run) {
     }
     if (run->aborted || summary.fallbacks >= options_.hybrid.max_fallbacks)
       return;
-    if (!DelassusWithinBudget(run)) {
+    if (ChooseNsgsMethod(run) == NsgsMethod::kNone) {
       summary.message +=
           " (no NSGS fallback: W would exceed the memory budget of "
-          "HybridOptions::delassus_entries_per_nonzero)";
+          "HybridOptions::delassus_entries_per_nonzero, and M is not "
+          "symmetric, so projected Jacobi has no LDL^T factorization)";
       return;
     }
     // Fallback: NSGS sweeps from the best iterate so far, then Newton again.

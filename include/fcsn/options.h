@@ -145,9 +145,12 @@ struct HybridOptions {
   // and the fallbacks sweep on (formulations.md §7.1). W is formed only if it
   // stores at most max(delassus_min_entries, delassus_entries_per_nonzero *
   // (nnz(M) + nnz(H))) entries, 9 per stored 3 x 3 block, counted before
-  // anything is factored. Otherwise the hybrid runs without NSGS: Newton from
-  // the start, and a Newton failure ends the solve (no fallback). The default
-  // policy's extra memory thus stays O(nnz(M) + nnz(H)) over Newton's own.
+  // anything is factored. Otherwise there is no warm start (Newton from the
+  // start), and the fallbacks sweep by projected Jacobi (formulations.md §7.5)
+  // with the LDL^T of M that the rho computation keeps: no W, no further
+  // factorization. (A non-symmetric M has no kept LDL^T: a Newton failure then
+  // ends the solve.) The default policy's extra memory thus stays
+  // O(nnz(M) + nnz(H)) over Newton's own.
   // Pure NSGS (SolverType::kNsgs) ignores the budget: W is all it has.
   // Why 2: W holds one block per pair of contacts sharing a body, so its size
   // relative to nnz(M) + nnz(H) grows with the contacts per body: 1.2 on

@@ -27,6 +27,19 @@ long long Budget(const GlobalProblem& problem, const HybridOptions& hybrid) {
       static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
 }
 
+GlobalProblem LoadBoxStacks() {
+  GlobalProblem problem;
+  std::string error;
+  EXPECT_TRUE(
+      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
+                        ReadOptions(),
+                        &problem,
+                        nullptr,
+                        &error))
+      << error;
+  return problem;
+}
+
 // 40 x 40 x 2 nodes, 1600 contacts on one elastic body: a dense W would store
 // 1600^2 blocks, 23 million entries (184 MB), ~60 times nnz(M) + nnz(H).
 // The default policy forms none of it and converges by Newton alone.
@@ -49,15 +62,7 @@ TEST(HybridBudgetTest, LargeElasticBodyFormsNoDenseDelassus) {
 // Box_Stacks (rigid, about 2 contacts per box): W is block-sparse, within the
 // budget, and the warm start runs.
 TEST(HybridBudgetTest, RigidBoxStacksKeepsTheWarmStart) {
-  GlobalProblem problem;
-  std::string error;
-  ASSERT_TRUE(
-      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
-                        ReadOptions(),
-                        &problem,
-                        nullptr,
-                        &error))
-      << error;
+  const GlobalProblem problem = LoadBoxStacks();
   Solver solver{SolverOptions()};
   Solution x;
   const SolverSummary s = solver.Solve(problem, nullptr, &x);
@@ -69,7 +74,8 @@ TEST(HybridBudgetTest, RigidBoxStacksKeepsTheWarmStart) {
 }
 
 // The budget is an option: raised, a 10 x 10 x 2 lattice (100 contacts, 90000
-// entries) forms W; lowered to 0, even a one-box pile runs without NSGS.
+// entries) forms W; lowered to 0, even a one-box pile runs without the NSGS
+// warm start.
 TEST(HybridBudgetTest, BudgetFollowsTheOptions) {
   const GlobalProblem lattice =
       testing::MakeLatticeOnFloor(10, 10, 2, 0.5, 0.8, 0.01);
@@ -96,28 +102,43 @@ TEST(HybridBudgetTest, BudgetFollowsTheOptions) {
   EXPECT_TRUE(s.delassus_over_budget);
 }
 
-// Over the budget there is no NSGS to fall back on: a Newton failure ends the
-// solve, and the message says why no fallback happened (Box_Stacks without
-// regularization meets a singular J; with W it falls back and converges, see
-// hybrid_test.cc).
-TEST(HybridBudgetTest, NoFallbackOverBudget) {
-  GlobalProblem problem;
-  std::string error;
-  ASSERT_TRUE(
-      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
-                        ReadOptions(),
-                        &problem,
-                        nullptr,
-                        &error))
-      << error;
+// Options under which Newton fails on Box_Stacks (no regularization: J is
+// singular), with no warm start and a zero W budget.
+SolverOptions FailingNewtonOverBudget() {
   SolverOptions options;
   options.singular_regularization = 0.0;
   options.hybrid.warm_sweeps = 0;
   options.hybrid.delassus_min_entries = 0;
   options.hybrid.delassus_entries_per_nonzero = 0.0;
+  return options;
+}
+
+// Over the budget the fallback sweeps by projected Jacobi on the LDL^T of M
+// kept by the rho computation: still no W, and the solve still converges.
+TEST(HybridBudgetTest, FallsBackToProjectedJacobiOverBudget) {
+  const GlobalProblem problem = LoadBoxStacks();
   Solution x;
-  const SolverSummary s = Solver(options).Solve(problem, nullptr, &x);
+  const SolverSummary s =
+      Solver(FailingNewtonOverBudget()).Solve(problem, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_TRUE(s.delassus_over_budget);
+  EXPECT_EQ(s.delassus_entries, 0);
+  EXPECT_GE(s.fallbacks, 1);
+  EXPECT_GT(s.nsgs_sweeps, 0);
+}
+
+// A non-symmetric M is factored by a discarded LU, so over the budget there is
+// nothing to sweep with: a Newton failure ends the solve, and the message says
+// why no fallback happened.
+TEST(HybridBudgetTest, NoFallbackOverBudgetWithoutAnLdlt) {
+  GlobalProblem problem = LoadBoxStacks();
+  problem.M.coeffRef(0, 1) = 1e-3 * problem.M.coeff(0, 0);
+  problem.M.makeCompressed();
+  Solution x;
+  const SolverSummary s =
+      Solver(FailingNewtonOverBudget()).Solve(problem, nullptr, &x);
   EXPECT_NE(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_TRUE(s.delassus_over_budget);
   EXPECT_EQ(s.fallbacks, 0);
   EXPECT_EQ(s.nsgs_sweeps, 0);
   EXPECT_NE(s.message.find("no NSGS fallback"), std::string::npos) << s.message;
