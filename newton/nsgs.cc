@@ -159,9 +159,7 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
     return result;
   };
 
-  const bool start_finite = check(0);
-  result.initial_worst = result.errors.Worst();
-  if (!start_finite) {
+  if (!check(0)) {
     result.status = SolverStatus::kNumericalIssue;
     result.message = "NSGS: non-finite error at the starting point";
     return result;

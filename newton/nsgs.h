@@ -45,7 +45,6 @@
 #include <Eigen/SparseCholesky>
 #include <chrono>
 #include <functional>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -65,8 +64,6 @@ struct NsgsResult {
   int error_checks = 0;    // true-error evaluations
   int local_discards = 0;  // local results rejected by keep-or-discard
   ErrorMeasures errors;    // of the returned (r, v)
-  // errors.Worst() at the starting point (the check before the first sweep).
-  double initial_worst = std::numeric_limits<double>::quiet_NaN();
   // ||r_{k+1} - r_k|| / ||r_{k+1}|| of the last sweep.
   double cheap_error = 0.0;
 };

@@ -748,8 +748,6 @@ void Solver::Impl::RunHybrid(Run* run) {
                               ? options_.hybrid.warm_sweeps_with_guess
                               : options_.hybrid.warm_sweeps;
   if (warm_sweeps > 0 && ChooseNsgsMethod(run) == NsgsMethod::kGaussSeidel) {
-    const Eigen::VectorXd v_start = run->v;
-    const Eigen::VectorXd r_start = run->r;
     internal::NsgsResult result;
     if (!RunNsgsPhase(run,
                       std::max(tol, std::sqrt(tol)),
@@ -763,15 +761,6 @@ void Solver::Impl::RunHybrid(Run* run) {
       return;
     }
     if (summary.status == SolverStatus::kTimeLimit || run->aborted) return;
-    // Stopped on poor contraction (kAborted without a user abort) with no
-    // progress at all: Newton starts where it would have without the sweeps
-    // (v = M^-1 f of the first check is a worse start than v = 0: on a stiff
-    // elastic bar, 32 Newton iterations instead of 7).
-    if (result.status == SolverStatus::kAborted &&
-        !(result.errors.Worst() < result.initial_worst)) {
-      run->v = v_start;
-      run->r = r_start;
-    }
   }
   for (;;) {
     RunNewton(run, /*detect_stall=*/true);

@@ -51,7 +51,6 @@ TEST(ProjectedJacobiTest, SolvesAnElasticLatticeLikeNsgs) {
   EXPECT_LE(result.errors.Worst(), 1e-9);
   EXPECT_LE(ComputeErrorMeasures(problem, v, r, delassus.q_free_norm()).Worst(),
             1e-9);
-  EXPECT_GT(result.initial_worst, 1e-3);
   EXPECT_EQ(result.local_discards, 0);
 
   Eigen::VectorXd r_nsgs, v_nsgs;
