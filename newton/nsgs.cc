@@ -110,6 +110,20 @@ namespace {
 // nsgs.h): sweep(r) does one sweep and returns the number of discarded local
 // results, recover(r, v) sets v = M^-1 (H r + f) and returns false if it
 // cannot. r_previous has m entries.
+bool ValidArguments(const NsgsOptions& options, int max_sweeps, double tol) {
+  return options.error_check_frequency >= 1 &&
+         options.local_max_iterations >= 1 && options.local_tolerance > 0.0 &&
+         max_sweeps >= 0 && tol >= 0.0;
+}
+
+// ||r - previous|| / ||r||, with 0/0 = 0 and x/0 = inf.
+double CheapError(const Eigen::VectorXd& r, const Eigen::VectorXd& previous) {
+  const double change = (r - previous).norm();
+  const double size = r.norm();
+  if (size > 0.0) return change / size;
+  return change > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
+}
+
 template <class SweepFunction, class RecoverFunction>
 NsgsResult SweepLoop(const GlobalProblem& problem,
                      const NsgsOptions& options,
@@ -124,112 +138,82 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
                      SweepFunction&& sweep,
                      RecoverFunction&& recover) {
   NsgsResult result;
-  if (options.error_check_frequency < 1 || options.local_max_iterations < 1 ||
-      !(options.local_tolerance > 0.0) || max_sweeps < 0 || !(tol >= 0.0)) {
+  if (!ValidArguments(options, max_sweeps, tol)) {
     result.message =
         "NSGS: invalid options (need error_check_frequency >= 1, "
         "local_max_iterations >= 1, "
         "local_tolerance > 0, max_sweeps >= 0, tol >= 0)";
     return result;
   }
-  const int m = problem.m();
-  if (r->size() != m || !r->allFinite()) r->setZero(m);
-
-  // True error at the current r; false if the recovery or the errors are not
-  // finite.
+  if (r->size() != problem.m() || !r->allFinite()) r->setZero(problem.m());
+  auto end = [&result](SolverStatus status, std::string message) {
+    result.status = status;
+    result.message = std::move(message);
+    return true;
+  };
+  // True error at the current r (after sweep k, 0: the start); true if it
+  // ends the run: not finite, the callback aborts, or converged.
   bool checked_current = false;
-  bool aborted = false;  // the callback asked to stop
-  auto check = [&](int sweep_index) {
+  auto check_ends = [&](int k) {
     ++result.error_checks;
     checked_current = true;
+    const std::string after =
+        k == 0 ? "the starting point" : "sweep " + std::to_string(k);
     if (!recover(*r, v)) {
       const double nan = std::numeric_limits<double>::quiet_NaN();
       result.errors.e_cone = result.errors.e_dual = nan;
       result.errors.e_comp = result.errors.e_eq = result.errors.e_nat = nan;
-      return false;
+      return end(SolverStatus::kNumericalIssue,
+                 "NSGS: non-finite error after " + after);
     }
     result.errors = ComputeErrorMeasures(problem, *v, *r, q_free_norm);
-    if (on_check && !on_check(sweep_index, result.errors)) aborted = true;
-    return std::isfinite(result.errors.Worst());
-  };
-  auto converged = [&]() { return result.errors.Converged(tol); };
-  auto abort = [&]() {
-    result.status = SolverStatus::kAborted;
-    result.message = "NSGS: aborted by the iteration callback";
-    return result;
+    if (on_check && !on_check(k, result.errors)) {
+      return end(SolverStatus::kAborted,
+                 "NSGS: aborted by the iteration callback");
+    }
+    if (!std::isfinite(result.errors.Worst())) {
+      return end(SolverStatus::kNumericalIssue,
+                 "NSGS: non-finite error after " + after);
+    }
+    if (!result.errors.Converged(tol)) return false;
+    return end(SolverStatus::kConverged,
+               k == 0 ? "NSGS: the starting point meets the tolerance"
+                      : "NSGS: converged in " + std::to_string(k) + " sweeps");
   };
 
-  if (!check(0)) {
-    result.status = SolverStatus::kNumericalIssue;
-    result.message = "NSGS: non-finite error at the starting point";
-    return result;
-  }
-  if (aborted) return abort();
-  if (converged()) {
-    result.status = SolverStatus::kConverged;
-    result.message = "NSGS: the starting point meets the tolerance";
-    return result;
-  }
-
+  if (check_ends(0)) return result;
   double working_tolerance = tol;
   int unchanged_sweeps = 0;
-  result.status = SolverStatus::kMaxIterations;
-  result.message = "NSGS: " + std::to_string(max_sweeps) + " sweeps done";
+  end(SolverStatus::kMaxIterations,
+      "NSGS: " + std::to_string(max_sweeps) + " sweeps done");
   for (int k = 1; k <= max_sweeps; ++k) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      result.status = SolverStatus::kTimeLimit;
-      result.message = "NSGS: time limit reached after " +
-                       std::to_string(result.sweeps) + " sweeps";
+      end(SolverStatus::kTimeLimit,
+          "NSGS: time limit reached after " + std::to_string(result.sweeps) +
+              " sweeps");
       break;
     }
     *r_previous = *r;
     result.local_discards += sweep(r);
     result.sweeps = k;
     checked_current = false;
-
-    const double change = (*r - *r_previous).norm();
-    const double size = r->norm();
-    result.cheap_error =
-        size > 0.0
-            ? change / size
-            : (change > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
-    unchanged_sweeps = change == 0.0 ? unchanged_sweeps + 1 : 0;
+    result.cheap_error = CheapError(*r, *r_previous);
+    unchanged_sweeps = *r == *r_previous ? unchanged_sweeps + 1 : 0;
     const bool cheap_met = result.cheap_error <= working_tolerance;
     if (k % options.error_check_frequency != 0 && !cheap_met &&
         k != max_sweeps) {
       continue;
     }
-    if (!check(k)) {
-      result.status = SolverStatus::kNumericalIssue;
-      result.message =
-          "NSGS: non-finite error after sweep " + std::to_string(k);
-      return result;
-    }
-    if (aborted) return abort();
-    if (converged()) {
-      result.status = SolverStatus::kConverged;
-      result.message = "NSGS: converged in " + std::to_string(k) + " sweeps";
-      return result;
-    }
+    if (check_ends(k)) return result;
     if (unchanged_sweeps >= kStallSweeps) {
-      result.status = SolverStatus::kStalled;
-      result.message = "NSGS: r unchanged for " + std::to_string(kStallSweeps) +
-                       " sweeps with the error above the tolerance";
+      end(SolverStatus::kStalled,
+          "NSGS: r unchanged for " + std::to_string(kStallSweeps) +
+              " sweeps with the error above the tolerance");
       return result;
     }
     if (cheap_met) working_tolerance /= kWorkingToleranceReduction;
   }
-  if (!checked_current && !check(result.sweeps)) {
-    result.status = SolverStatus::kNumericalIssue;
-    result.message =
-        "NSGS: non-finite error after sweep " + std::to_string(result.sweeps);
-  } else if (aborted) {
-    return abort();
-  } else if (converged()) {
-    result.status = SolverStatus::kConverged;
-    result.message =
-        "NSGS: converged in " + std::to_string(result.sweeps) + " sweeps";
-  }
+  if (!checked_current) check_ends(result.sweeps);
   return result;
 }
 
