@@ -129,6 +129,108 @@ void BuildComponentGraph(const GlobalProblem& problem, ComponentGraph* graph) {
   for (const auto& [c, a] : pairs) graph->component_contacts[next[c]++] = a;
 }
 
+// W_ab += block for a contact pair (a, b), from one component of M.
+struct Contribution {
+  int a;
+  int b;
+  Eigen::Matrix3d block;
+};
+
+// Sums the contributions into block-CSC (column b = contact b): the diagonal
+// block first in its column (always stored), then the others in order of
+// appearance, exact zeros (no shared dof, or cancellation) dropped.
+void SumIntoBlockCsc(const std::vector<Contribution>& contributions,
+                     int nc,
+                     std::vector<int>* csc_start_out,
+                     std::vector<int>* csc_row_out,
+                     std::vector<Eigen::Matrix3d>* csc_blocks_out) {
+  std::vector<int>& csc_start = *csc_start_out;
+  std::vector<int>& csc_row = *csc_row_out;
+  std::vector<Eigen::Matrix3d>& csc_blocks = *csc_blocks_out;
+  std::vector<int> column_start(nc + 1, 0);
+  for (const Contribution& entry : contributions) ++column_start[entry.b + 1];
+  for (int b = 0; b < nc; ++b) column_start[b + 1] += column_start[b];
+  std::vector<int> by_column(contributions.size());
+  {
+    std::vector<int> next(column_start.begin(), column_start.end() - 1);
+    for (int e = 0; e < static_cast<int>(contributions.size()); ++e) {
+      by_column[next[contributions[e].b]++] = e;
+    }
+  }
+  csc_start.assign(nc + 1, 0);
+  csc_row.clear();
+  csc_blocks.clear();
+  std::vector<int> slot_of(nc, -1);
+  for (int b = 0; b < nc; ++b) {
+    const int begin = static_cast<int>(csc_row.size());
+    slot_of[b] = begin;
+    csc_row.push_back(b);
+    csc_blocks.push_back(Eigen::Matrix3d::Zero());
+    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
+      const Contribution& entry = contributions[by_column[k]];
+      if (slot_of[entry.a] < begin) {
+        slot_of[entry.a] = static_cast<int>(csc_row.size());
+        csc_row.push_back(entry.a);
+        csc_blocks.push_back(Eigen::Matrix3d::Zero());
+      }
+      csc_blocks[slot_of[entry.a]] += entry.block;
+    }
+    for (int k = begin; k < static_cast<int>(csc_row.size()); ++k) {
+      slot_of[csc_row[k]] = -1;
+    }
+    // Compact: drop exact-zero off-diagonal blocks.
+    int kept = begin + 1;
+    for (int k = begin + 1; k < static_cast<int>(csc_row.size()); ++k) {
+      if (!(csc_blocks[k].array() == 0.0).all()) {
+        csc_row[kept] = csc_row[k];
+        csc_blocks[kept] = csc_blocks[k];
+        ++kept;
+      }
+    }
+    csc_row.resize(kept);
+    csc_blocks.resize(kept);
+    csc_start[b + 1] = kept;
+  }
+}
+
+// Sums the contributions (emptied) into block-CSR: row_start (nc + 1),
+// block_column and blocks (per stored block), diagonal_index (nc).
+void AssembleBlockCsr(std::vector<Contribution>* contributions,
+                      int nc,
+                      std::vector<int>* row_start_out,
+                      std::vector<int>* block_column_out,
+                      std::vector<Eigen::Matrix3d>* blocks_out,
+                      std::vector<int>* diagonal_index_out) {
+  std::vector<int> csc_start;
+  std::vector<int> csc_row;
+  std::vector<Eigen::Matrix3d> csc_blocks;
+  SumIntoBlockCsc(*contributions, nc, &csc_start, &csc_row, &csc_blocks);
+  std::vector<Contribution>().swap(*contributions);
+  std::vector<int>& row_start = *row_start_out;
+  std::vector<int>& block_column = *block_column_out;
+  std::vector<Eigen::Matrix3d>& blocks = *blocks_out;
+  std::vector<int>& diagonal_index = *diagonal_index_out;
+  // Block-CSC -> block-CSR. Columns are visited in increasing order, so the
+  // columns of each block row come out sorted.
+  const int num_blocks = static_cast<int>(csc_row.size());
+  row_start.assign(nc + 1, 0);
+  for (int k = 0; k < num_blocks; ++k) ++row_start[csc_row[k] + 1];
+  for (int a = 0; a < nc; ++a) row_start[a + 1] += row_start[a];
+  block_column.resize(num_blocks);
+  blocks.resize(num_blocks);
+  diagonal_index.assign(nc, -1);
+  std::vector<int> next(row_start.begin(), row_start.end() - 1);
+  for (int b = 0; b < nc; ++b) {
+    for (int k = csc_start[b]; k < csc_start[b + 1]; ++k) {
+      const int a = csc_row[k];
+      const int slot = next[a]++;
+      block_column[slot] = b;
+      blocks[slot] = csc_blocks[k];
+      if (a == b) diagonal_index[a] = slot;
+    }
+  }
+}
+
 }  // namespace
 
 const char* ToString(MFactorizationType type) {
@@ -304,11 +406,6 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows = problem.H;
 
   // Contributions (a, b, block) of every component; summed below.
-  struct Contribution {
-    int a;
-    int b;
-    Eigen::Matrix3d block;
-  };
   std::vector<Contribution> contributions;
   Eigen::Matrix<double, Eigen::Dynamic, 3> accumulator =
       Eigen::MatrixXd::Zero(m, 3);
@@ -400,74 +497,12 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
     }
   }
 
-  // Sum the contributions into block-CSC (column b = contact b), drop blocks
-  // that are exactly zero (no shared dof, or cancellation) except the diagonal
-  // ones, which are always stored.
-  std::vector<int> column_start(nc + 1, 0);
-  for (const Contribution& entry : contributions) ++column_start[entry.b + 1];
-  for (int b = 0; b < nc; ++b) column_start[b + 1] += column_start[b];
-  std::vector<int> by_column(contributions.size());
-  {
-    std::vector<int> next(column_start.begin(), column_start.end() - 1);
-    for (int e = 0; e < static_cast<int>(contributions.size()); ++e) {
-      by_column[next[contributions[e].b]++] = e;
-    }
-  }
-  std::vector<int> csc_start(nc + 1, 0);
-  std::vector<int> csc_row;
-  std::vector<Eigen::Matrix3d> csc_blocks;
-  std::vector<int> slot_of(nc, -1);
-  for (int b = 0; b < nc; ++b) {
-    const int begin = static_cast<int>(csc_row.size());
-    slot_of[b] = begin;
-    csc_row.push_back(b);
-    csc_blocks.push_back(Eigen::Matrix3d::Zero());
-    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
-      const Contribution& entry = contributions[by_column[k]];
-      if (slot_of[entry.a] < begin) {
-        slot_of[entry.a] = static_cast<int>(csc_row.size());
-        csc_row.push_back(entry.a);
-        csc_blocks.push_back(Eigen::Matrix3d::Zero());
-      }
-      csc_blocks[slot_of[entry.a]] += entry.block;
-    }
-    for (int k = begin; k < static_cast<int>(csc_row.size()); ++k) {
-      slot_of[csc_row[k]] = -1;
-    }
-    // Compact: drop exact-zero off-diagonal blocks.
-    int kept = begin + 1;
-    for (int k = begin + 1; k < static_cast<int>(csc_row.size()); ++k) {
-      if (!(csc_blocks[k].array() == 0.0).all()) {
-        csc_row[kept] = csc_row[k];
-        csc_blocks[kept] = csc_blocks[k];
-        ++kept;
-      }
-    }
-    csc_row.resize(kept);
-    csc_blocks.resize(kept);
-    csc_start[b + 1] = kept;
-  }
-  std::vector<Contribution>().swap(contributions);
-
-  // Block-CSC -> block-CSR. Columns are visited in increasing order, so the
-  // columns of each block row come out sorted.
-  const int num_blocks = static_cast<int>(csc_row.size());
-  row_start_.assign(nc + 1, 0);
-  for (int k = 0; k < num_blocks; ++k) ++row_start_[csc_row[k] + 1];
-  for (int a = 0; a < nc; ++a) row_start_[a + 1] += row_start_[a];
-  block_column_.resize(num_blocks);
-  blocks_.resize(num_blocks);
-  diagonal_index_.assign(nc, -1);
-  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
-  for (int b = 0; b < nc; ++b) {
-    for (int k = csc_start[b]; k < csc_start[b + 1]; ++k) {
-      const int a = csc_row[k];
-      const int slot = next[a]++;
-      block_column_[slot] = b;
-      blocks_[slot] = csc_blocks[k];
-      if (a == b) diagonal_index_[a] = slot;
-    }
-  }
+  AssembleBlockCsr(&contributions,
+                   nc,
+                   &row_start_,
+                   &block_column_,
+                   &blocks_,
+                   &diagonal_index_);
 
   Eigen::VectorXd v_free;
   if (!factorization_.Solve(problem.f, &v_free)) {
