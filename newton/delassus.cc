@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "newton/delassus_blocks.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -39,34 +41,14 @@ bool IsSymmetric(const SparseMatrix& M) {
   return MaxAbs(difference) <= kSymmetryTolerance * MaxAbs(M);
 }
 
-// Connected components of the graph of M (dofs i, j linked when M_ij or M_ji
-// is stored), numbered in order of their smallest dof. Returns their number.
-int ConnectedComponents(const SparseMatrix& M, std::vector<int>* component) {
-  const int n = static_cast<int>(M.rows());
-  std::vector<int> parent(n);
-  for (int i = 0; i < n; ++i) parent[i] = i;
-  auto find = [&parent](int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
-  };
-  for (int j = 0; j < M.outerSize(); ++j) {
-    for (SparseMatrix::InnerIterator it(M, j); it; ++it) {
-      const int a = find(static_cast<int>(it.row()));
-      const int b = find(j);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-  }
-  component->assign(n, -1);
-  int count = 0;
-  for (int i = 0; i < n; ++i) {
-    const int root = find(i);
-    if ((*component)[root] < 0) (*component)[root] = count++;
-    (*component)[i] = (*component)[root];
-  }
-  return count;
+std::string DescribeSizes(const GlobalProblem& problem) {
+  return "inconsistent problem sizes: M " + std::to_string(problem.M.rows()) +
+         " x " + std::to_string(problem.M.cols()) + ", H " +
+         std::to_string(problem.H.rows()) + " x " +
+         std::to_string(problem.H.cols()) + ", f " +
+         std::to_string(problem.f.size()) + ", w " +
+         std::to_string(problem.w.size()) + ", mu " +
+         std::to_string(problem.mu.size());
 }
 
 // M restricted to the nd dofs of one component (ascending), in local indices.
@@ -83,152 +65,6 @@ SparseMatrix ExtractComponent(const SparseMatrix& M,
   SparseMatrix out(nd, nd);
   out.setFromTriplets(triplets.begin(), triplets.end());
   return out;
-}
-
-// The components of M and the contacts touching them, both ways (CSR).
-struct ComponentGraph {
-  int num_components = 0;
-  std::vector<int> component;           // n: component of each dof
-  std::vector<int> contact_start;       // num_components + 1
-  std::vector<int> component_contacts;  // contacts of each component, ascending
-  std::vector<int> touch_start;         // nc + 1
-  std::vector<int> contact_components;  // components each contact touches
-};
-
-void BuildComponentGraph(const GlobalProblem& problem, ComponentGraph* graph) {
-  const int nc = problem.m() / 3;
-  graph->num_components = ConnectedComponents(problem.M, &graph->component);
-  const int num_components = graph->num_components;
-  std::vector<std::pair<int, int>> pairs;  // (component, contact), by contact
-  std::vector<int> last_contact(num_components, -1);
-  graph->touch_start.assign(nc + 1, 0);
-  for (int a = 0; a < nc; ++a) {
-    for (int j = 3 * a; j < 3 * a + 3; ++j) {
-      for (SparseMatrix::InnerIterator it(problem.H, j); it; ++it) {
-        const int c = graph->component[it.row()];
-        if (last_contact[c] != a) {
-          last_contact[c] = a;
-          pairs.emplace_back(c, a);
-        }
-      }
-    }
-    graph->touch_start[a + 1] = static_cast<int>(pairs.size());
-  }
-  graph->contact_components.resize(pairs.size());
-  for (size_t k = 0; k < pairs.size(); ++k) {
-    graph->contact_components[k] = pairs[k].first;
-  }
-  graph->contact_start.assign(num_components + 1, 0);
-  for (const auto& [c, a] : pairs) ++graph->contact_start[c + 1];
-  for (int c = 0; c < num_components; ++c) {
-    graph->contact_start[c + 1] += graph->contact_start[c];
-  }
-  graph->component_contacts.resize(pairs.size());
-  std::vector<int> next(graph->contact_start.begin(),
-                        graph->contact_start.end() - 1);
-  for (const auto& [c, a] : pairs) graph->component_contacts[next[c]++] = a;
-}
-
-// W_ab += block for a contact pair (a, b), from one component of M.
-struct Contribution {
-  int a;
-  int b;
-  Eigen::Matrix3d block;
-};
-
-// Sums the contributions into block-CSC (column b = contact b): the diagonal
-// block first in its column (always stored), then the others in order of
-// appearance, exact zeros (no shared dof, or cancellation) dropped.
-void SumIntoBlockCsc(const std::vector<Contribution>& contributions,
-                     int nc,
-                     std::vector<int>* csc_start_out,
-                     std::vector<int>* csc_row_out,
-                     std::vector<Eigen::Matrix3d>* csc_blocks_out) {
-  std::vector<int>& csc_start = *csc_start_out;
-  std::vector<int>& csc_row = *csc_row_out;
-  std::vector<Eigen::Matrix3d>& csc_blocks = *csc_blocks_out;
-  std::vector<int> column_start(nc + 1, 0);
-  for (const Contribution& entry : contributions) ++column_start[entry.b + 1];
-  for (int b = 0; b < nc; ++b) column_start[b + 1] += column_start[b];
-  std::vector<int> by_column(contributions.size());
-  {
-    std::vector<int> next(column_start.begin(), column_start.end() - 1);
-    for (int e = 0; e < static_cast<int>(contributions.size()); ++e) {
-      by_column[next[contributions[e].b]++] = e;
-    }
-  }
-  csc_start.assign(nc + 1, 0);
-  csc_row.clear();
-  csc_blocks.clear();
-  std::vector<int> slot_of(nc, -1);
-  for (int b = 0; b < nc; ++b) {
-    const int begin = static_cast<int>(csc_row.size());
-    slot_of[b] = begin;
-    csc_row.push_back(b);
-    csc_blocks.push_back(Eigen::Matrix3d::Zero());
-    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
-      const Contribution& entry = contributions[by_column[k]];
-      if (slot_of[entry.a] < begin) {
-        slot_of[entry.a] = static_cast<int>(csc_row.size());
-        csc_row.push_back(entry.a);
-        csc_blocks.push_back(Eigen::Matrix3d::Zero());
-      }
-      csc_blocks[slot_of[entry.a]] += entry.block;
-    }
-    for (int k = begin; k < static_cast<int>(csc_row.size()); ++k) {
-      slot_of[csc_row[k]] = -1;
-    }
-    // Compact: drop exact-zero off-diagonal blocks.
-    int kept = begin + 1;
-    for (int k = begin + 1; k < static_cast<int>(csc_row.size()); ++k) {
-      if (!(csc_blocks[k].array() == 0.0).all()) {
-        csc_row[kept] = csc_row[k];
-        csc_blocks[kept] = csc_blocks[k];
-        ++kept;
-      }
-    }
-    csc_row.resize(kept);
-    csc_blocks.resize(kept);
-    csc_start[b + 1] = kept;
-  }
-}
-
-// Sums the contributions (emptied) into block-CSR: row_start (nc + 1),
-// block_column and blocks (per stored block), diagonal_index (nc).
-void AssembleBlockCsr(std::vector<Contribution>* contributions,
-                      int nc,
-                      std::vector<int>* row_start_out,
-                      std::vector<int>* block_column_out,
-                      std::vector<Eigen::Matrix3d>* blocks_out,
-                      std::vector<int>* diagonal_index_out) {
-  std::vector<int> csc_start;
-  std::vector<int> csc_row;
-  std::vector<Eigen::Matrix3d> csc_blocks;
-  SumIntoBlockCsc(*contributions, nc, &csc_start, &csc_row, &csc_blocks);
-  std::vector<Contribution>().swap(*contributions);
-  std::vector<int>& row_start = *row_start_out;
-  std::vector<int>& block_column = *block_column_out;
-  std::vector<Eigen::Matrix3d>& blocks = *blocks_out;
-  std::vector<int>& diagonal_index = *diagonal_index_out;
-  // Block-CSC -> block-CSR. Columns are visited in increasing order, so the
-  // columns of each block row come out sorted.
-  const int num_blocks = static_cast<int>(csc_row.size());
-  row_start.assign(nc + 1, 0);
-  for (int k = 0; k < num_blocks; ++k) ++row_start[csc_row[k] + 1];
-  for (int a = 0; a < nc; ++a) row_start[a + 1] += row_start[a];
-  block_column.resize(num_blocks);
-  blocks.resize(num_blocks);
-  diagonal_index.assign(nc, -1);
-  std::vector<int> next(row_start.begin(), row_start.end() - 1);
-  for (int b = 0; b < nc; ++b) {
-    for (int k = csc_start[b]; k < csc_start[b + 1]; ++k) {
-      const int a = csc_row[k];
-      const int slot = next[a]++;
-      block_column[slot] = b;
-      blocks[slot] = csc_blocks[k];
-      if (a == b) diagonal_index[a] = slot;
-    }
-  }
 }
 
 }  // namespace
@@ -363,13 +199,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   if (problem.M.rows() != problem.M.cols() || problem.H.rows() != n ||
       m % 3 != 0 || problem.f.size() != n || problem.w.size() != m ||
       problem.mu.size() * 3 != m) {
-    *message = "inconsistent problem sizes: M " +
-               std::to_string(problem.M.rows()) + " x " +
-               std::to_string(problem.M.cols()) + ", H " +
-               std::to_string(problem.H.rows()) + " x " + std::to_string(m) +
-               ", f " + std::to_string(problem.f.size()) + ", w " +
-               std::to_string(problem.w.size()) + ", mu " +
-               std::to_string(problem.mu.size());
+    *message = DescribeSizes(problem);
     return false;
   }
   if (!factorization_.Factorize(problem.M, message)) return false;
@@ -386,33 +216,15 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   const int num_components = graph.num_components;
   const std::vector<int>& contact_start = graph.contact_start;
   const std::vector<int>& component_contacts = graph.component_contacts;
-  std::vector<int> component_start(num_components + 1, 0);
-  for (int p = 0; p < n; ++p) ++component_start[component[p] + 1];
-  for (int c = 0; c < num_components; ++c) {
-    component_start[c + 1] += component_start[c];
-  }
-  std::vector<int> component_dofs(n);
-  std::vector<int> local_index(n);
-  {
-    std::vector<int> next(component_start.begin(), component_start.end() - 1);
-    for (int p = 0; p < n; ++p) {
-      const int slot = next[component[p]]++;
-      component_dofs[slot] = p;
-      local_index[p] = slot - component_start[component[p]];
-    }
-  }
+  const std::vector<int>& component_start = graph.component_start;
+  const std::vector<int>& local_index = graph.local_index;
 
   // Rows of H, to form H^T x from the nonzero rows of x only.
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows = problem.H;
 
   // Contributions (a, b, block) of every component; summed below.
   std::vector<Contribution> contributions;
-  Eigen::Matrix<double, Eigen::Dynamic, 3> accumulator =
-      Eigen::MatrixXd::Zero(m, 3);
-  std::vector<char> row_touched(m, 0);
-  std::vector<int> touched_rows;
-  std::vector<int> contact_mark(nc, -1);
-  std::vector<int> touched_contacts;
+  ColumnSum column_sum(m);
   std::vector<int> panel_position(nc, -1);
   MFactorization component_factorization;
   Eigen::MatrixXd panel_rhs;
@@ -422,7 +234,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
     const int first_contact = contact_start[c];
     const int num_contacts = contact_start[c + 1] - first_contact;
     if (num_contacts == 0) continue;
-    const int* dofs = component_dofs.data() + component_start[c];
+    const int* dofs = graph.component_dofs.data() + component_start[c];
     const int nd = component_start[c + 1] - component_start[c];
     const MFactorization* factorization = &factorization_;
     if (num_components > 1) {
@@ -459,40 +271,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
       for (int k = k0; k < k1; ++k) {
         const int b = component_contacts[first_contact + k];
         const int c0 = 3 * panel_position[b];
-        // accumulator = H_c^T X_c(:, 3b..3b+2), touching only the rows of H^T
-        // that meet nonzero rows of X.
-        for (int pl = 0; pl < nd; ++pl) {
-          const Eigen::RowVector3d x_p = panel_x.block<1, 3>(pl, c0);
-          if ((x_p.array() == 0.0).all()) continue;
-          for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator
-                   it(h_rows, dofs[pl]);
-               it;
-               ++it) {
-            const int i = it.col();
-            if (!row_touched[i]) {
-              row_touched[i] = 1;
-              touched_rows.push_back(i);
-            }
-            accumulator.row(i) += it.value() * x_p;
-          }
-        }
-        touched_contacts.clear();
-        for (int i : touched_rows) {
-          const int a = i / 3;
-          if (contact_mark[a] != b) {
-            contact_mark[a] = b;
-            touched_contacts.push_back(a);
-          }
-        }
-        for (int a : touched_contacts) {
-          contributions.push_back({a, b, accumulator.middleRows<3>(3 * a)});
-          contact_mark[a] = -1;
-        }
-        for (int i : touched_rows) {
-          accumulator.row(i).setZero();
-          row_touched[i] = 0;
-        }
-        touched_rows.clear();
+        column_sum.Add(b, panel_x, c0, dofs, nd, h_rows, &contributions);
       }
     }
   }
