@@ -326,6 +326,30 @@ long long Delassus::CountBlocks(const GlobalProblem& problem, long long cap) {
   return count;
 }
 
+long long Delassus::BuildCost(const GlobalProblem& problem, long long cap) {
+  if (problem.M.rows() != problem.M.cols() || problem.H.rows() != problem.n() ||
+      problem.m() % 3 != 0) {
+    return 0;
+  }
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  long long solves = 0;
+  for (int c = 0; c < graph.num_components; ++c) {
+    long long nonzeros = 0;
+    for (int k = graph.component_start[c]; k < graph.component_start[c + 1];
+         ++k) {
+      const int j = graph.component_dofs[k];
+      nonzeros += problem.M.col(j).nonZeros();
+    }
+    const long long contacts =
+        graph.contact_start[c + 1] - graph.contact_start[c];
+    solves += 3 * contacts * nonzeros;
+    if (solves > cap) return solves;
+  }
+  const long long cap_blocks = (cap - solves) / 9;
+  return solves + 9 * CountBlocks(problem, cap_blocks);
+}
+
 Eigen::Vector3d Delassus::OffDiagonalProduct(int a,
                                              const Eigen::VectorXd& r) const {
   Eigen::Vector3d out = Eigen::Vector3d::Zero();

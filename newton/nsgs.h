@@ -108,7 +108,7 @@ class NsgsSolver {
 
 // Projected Jacobi (Uzawa) on the global problem (formulations.md §7.5): the
 // hybrid's NSGS phase when W would exceed its memory budget
-// (HybridOptions::delassus_entries_per_nonzero). One sweep is
+// (HybridOptions::delassus_budget_per_nonzero). One sweep is
 //
 //   v = M^-1 (f + H r),   u = H^T v + w,
 //   r_a <- P_{K_a}(r_a - rho_a (u_a + mu_a ||u_T,a|| e_N))   for every a,

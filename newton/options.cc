@@ -151,15 +151,15 @@ std::string SolverOptions::Validate() const {
     return Violation(
         "hybrid.fallback_sweeps", hybrid.fallback_sweeps, "must be >= 1");
   }
-  if (!(hybrid.delassus_entries_per_nonzero >= 0.0 &&
-        std::isfinite(hybrid.delassus_entries_per_nonzero))) {
-    return Violation("hybrid.delassus_entries_per_nonzero",
-                     hybrid.delassus_entries_per_nonzero,
+  if (!(hybrid.delassus_budget_per_nonzero >= 0.0 &&
+        std::isfinite(hybrid.delassus_budget_per_nonzero))) {
+    return Violation("hybrid.delassus_budget_per_nonzero",
+                     hybrid.delassus_budget_per_nonzero,
                      "must be finite and >= 0");
   }
-  if (hybrid.delassus_min_entries < 0) {
-    return Violation("hybrid.delassus_min_entries",
-                     hybrid.delassus_min_entries,
+  if (hybrid.delassus_min_budget < 0) {
+    return Violation("hybrid.delassus_min_budget",
+                     hybrid.delassus_min_budget,
                      "must be >= 0");
   }
   if (hybrid.max_fallbacks < 0)

@@ -718,11 +718,12 @@ Solver::Impl::NsgsMethod Solver::Impl::ChooseNsgsMethod(Run* run) {
   const HybridOptions& hybrid = options_.hybrid;
   const double nonzeros =
       static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
-  const long long budget = std::max(
-      hybrid.delassus_min_entries,
-      static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
-  const long long cap = budget / 9;
-  if (internal::Delassus::CountBlocks(problem, cap) > cap) {
+  // Clamped below 2^63 for the conversion (the factor is finite, not bounded).
+  const long long budget =
+      std::max(hybrid.delassus_min_budget,
+               static_cast<long long>(std::min(
+                   hybrid.delassus_budget_per_nonzero * nonzeros, 1e18)));
+  if (internal::Delassus::BuildCost(problem, budget) > budget) {
     run->summary->delassus_over_budget = true;
     // ComputeScaling factored a symmetric M with scaling_workspace_ and keeps
     // the factors; a non-symmetric M was factored by a discarded LU.
@@ -783,7 +784,7 @@ void Solver::Impl::RunHybrid(Run* run) {
     if (ChooseNsgsMethod(run) == NsgsMethod::kNone) {
       summary.message +=
           " (no NSGS fallback: W would exceed the memory budget of "
-          "HybridOptions::delassus_entries_per_nonzero, and M is not "
+          "HybridOptions::delassus_budget_per_nonzero, and M is not "
           "symmetric, so projected Jacobi has no LDL^T factorization)";
       return;
     }

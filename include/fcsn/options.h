@@ -141,30 +141,33 @@ struct HybridOptions {
   int fallback_sweeps = 50;
   // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve.
   int max_fallbacks = 20;
-  // Memory budget of the Delassus operator W = H^T M^-1 H that the warm start
-  // and the fallbacks sweep on (formulations.md §7.1). W is formed only if it
-  // stores at most max(delassus_min_entries, delassus_entries_per_nonzero *
-  // (nnz(M) + nnz(H))) entries, 9 per stored 3 x 3 block, counted before
-  // anything is factored. Otherwise there is no warm start (Newton from the
-  // start), and the fallbacks sweep by projected Jacobi (formulations.md §7.5)
-  // with the LDL^T of M that the rho computation keeps: no W, no further
-  // factorization. (A non-symmetric M has no kept LDL^T: a Newton failure then
-  // ends the solve.) The default policy's extra memory thus stays
-  // O(nnz(M) + nnz(H)) over Newton's own.
-  // Pure NSGS (SolverType::kNsgs) ignores the budget: W is all it has.
-  // Why 2: W holds one block per pair of contacts sharing a body, so its size
-  // relative to nnz(M) + nnz(H) grows with the contacts per body: 1.2 on
-  // Box_Stacks (rigid, where the warm start saves Newton 7 of 10 iterations),
-  // 3.4 on a LowWall_FEM step (688 contacts on FEM bricks: forming W takes
-  // 0.74 s, 30 % of pure Newton's solve, and NSGS stalls there), 4 on a
-  // 10 x 10 x 2 elastic lattice and 15 on a 20 x 20 x 2 one (1.7 s to form W,
-  // twice Newton's solve), c^2 blocks for c contacts on one elastic body.
-  double delassus_entries_per_nonzero = 2.0;
-  // Why 2^16 entries (512 kB): small problems keep the warm start whatever
-  // their ratio, e.g. the generated rigid piles up to ~150 boxes (ratio 5.4,
-  // 4 contacts per interface), where Newton without it stalls and needs a
-  // fallback (8 boxes: 24 iterations instead of 3).
-  long long delassus_min_entries = 1 << 16;
+  // Budget of the Delassus operator W = H^T M^-1 H that the warm start and the
+  // fallbacks sweep on (formulations.md §7.1). W is formed only if the cost of
+  // forming it, counted in stored entries before anything is factored, is at
+  // most max(delassus_min_budget, delassus_budget_per_nonzero * (nnz(M) +
+  // nnz(H))): 9 per stored 3 x 3 block of W plus 3 k_c nnz(M_c) for every
+  // component c of M with k_c contacts (the solves M_c X = H_c). That bounds
+  // W's memory and the time to build it. Otherwise there is no warm start
+  // (Newton from the start), and the fallbacks sweep by projected Jacobi
+  // (formulations.md §7.5) with the LDL^T of M that the rho computation keeps:
+  // no W, no further factorization. (A non-symmetric M has no kept LDL^T: a
+  // Newton failure then ends the solve.) The default policy's extra memory thus
+  // stays O(nnz(M) + nnz(H)) over Newton's own. Pure NSGS (SolverType::kNsgs)
+  // ignores the budget: W is all it has.
+  // Why 16: the cost over nnz(M) + nnz(H) is <= 7.6 on the shared problems
+  // (Box_Stacks 2.0, where the warm start saves Newton 7 of 10 iterations) and
+  // on generated rigid piles (7.4 with 4 contacts per interface; 200 boxes:
+  // 45 Newton iterations with the warm start, none converged in 100 without),
+  // and >= 27 once a deformable body carries more than a few contacts: 270 on
+  // a LowWall_FEM step (forming W takes 0.5-0.7 s, 20-30 % of pure Newton's
+  // solve, and NSGS stalls there), 300 on a 10 x 10 x 2 elastic lattice, 6000
+  // on a 200 x 10 x 3 bar with 2000 contacts (dense W: 180 million entries).
+  double delassus_budget_per_nonzero = 16.0;
+  // Why 2^20: small problems, whose W costs milliseconds, keep the warm start
+  // whatever their ratio (a 6 x 5 x 2 elastic lattice with 30 contacts costs
+  // 0.55 million); W's entries are then at most half the cost (9 c^2 of
+  // >= 18 c^2 for c contacts on one body), 4 MB.
+  long long delassus_min_budget = 1 << 20;
 };
 
 // Returned by the iteration callback.

@@ -64,7 +64,7 @@ struct SolverSummary {
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
   // Entries of the Delassus operator W stored for NSGS in this solve (9 per
   // 3 x 3 block); 0 when W was not formed. delassus_over_budget: the hybrid
-  // declined to form W (HybridOptions::delassus_entries_per_nonzero): no warm
+  // declined to form W (HybridOptions::delassus_budget_per_nonzero): no warm
   // start, fallbacks by projected Jacobi.
   long long delassus_entries = 0;
   bool delassus_over_budget = false;

@@ -217,6 +217,35 @@ TEST(DelassusTest, CountBlocksStopsAboveTheCap) {
   EXPECT_EQ(Delassus::CountBlocks(problem, 0), 1600);
 }
 
+// BuildCost = 9 per block + 3 k_c nnz(M_c) per component: two particles (3
+// diagonal dofs each) with two contacts each store 8 blocks, so
+// 72 + 2 * 3 * 2 * 3 = 108; and it stops above the cap.
+TEST(DelassusTest, BuildCostCountsBlocksAndSolves) {
+  GlobalProblem problem;
+  problem.M.resize(6, 6);
+  for (int i = 0; i < 6; ++i) problem.M.insert(i, i) = 1.0 + i;
+  problem.M.makeCompressed();
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(6, 12);
+  H.block<3, 3>(0, 0) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(0, 3) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(3, 6) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(3, 9) = Eigen::Matrix3d::Identity();
+  problem.H = H.sparseView();
+  problem.f = Eigen::VectorXd::Zero(6);
+  problem.w = Eigen::VectorXd::Zero(12);
+  problem.mu = Eigen::VectorXd::Constant(4, 0.5);
+  EXPECT_EQ(Delassus::BuildCost(problem, std::numeric_limits<long long>::max()),
+            108);
+  EXPECT_GT(Delassus::BuildCost(problem, 50), 50);
+
+  const GlobalProblem lattice =
+      testing::MakeLatticeOnFloor(40, 40, 2, 0.5, 0.8, 0.01);
+  const long long nonzeros = lattice.M.nonZeros() + lattice.H.nonZeros();
+  EXPECT_GT(Delassus::BuildCost(lattice, 16 * nonzeros), 16 * nonzeros);
+  problem.H.resize(5, 12);  // H does not match M
+  EXPECT_EQ(Delassus::BuildCost(problem, 1000), 0);
+}
+
 TEST(DelassusTest, CountBlocksOfDegenerateProblems) {
   GlobalProblem problem;
   problem.M = Eigen::Matrix3d::Identity().sparseView();

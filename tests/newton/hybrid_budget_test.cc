@@ -1,5 +1,5 @@
-// Tests of the default policy's memory budget for the Delassus operator W
-// (HybridOptions::delassus_entries_per_nonzero, delassus_min_entries): one
+// Tests of the default policy's budget for the Delassus operator W
+// (HybridOptions::delassus_budget_per_nonzero, delassus_min_budget): one
 // elastic body with many contacts would need c^2 dense 3 x 3 blocks, so the
 // hybrid must not form W there and must still solve the problem (by Newton
 // alone), while the rigid piles, whose W is block-sparse, keep their NSGS warm
@@ -18,13 +18,13 @@
 namespace fcsn {
 namespace {
 
-// The budget of HybridOptions, in stored entries of W.
+// The budget of HybridOptions; W's stored entries are at most this.
 long long Budget(const GlobalProblem& problem, const HybridOptions& hybrid) {
   const double nonzeros =
       static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
   return std::max(
-      hybrid.delassus_min_entries,
-      static_cast<long long>(hybrid.delassus_entries_per_nonzero * nonzeros));
+      hybrid.delassus_min_budget,
+      static_cast<long long>(hybrid.delassus_budget_per_nonzero * nonzeros));
 }
 
 GlobalProblem LoadBoxStacks() {
@@ -74,32 +74,48 @@ TEST(HybridBudgetTest, RigidBoxStacksKeepsTheWarmStart) {
 }
 
 // The budget is an option: raised, a 10 x 10 x 2 lattice (100 contacts, 90000
-// entries) forms W; lowered to 0, even a one-box pile runs without the NSGS
-// warm start.
+// entries) forms W; at the default it does not (its cost is 300 times
+// nnz(M) + nnz(H)); at 0, even a one-box pile runs without the warm start.
 TEST(HybridBudgetTest, BudgetFollowsTheOptions) {
   const GlobalProblem lattice =
       testing::MakeLatticeOnFloor(10, 10, 2, 0.5, 0.8, 0.01);
   SolverOptions options;
   options.tolerance = 1e-8;
-  options.hybrid.delassus_min_entries = 90000;
+  options.hybrid.delassus_min_budget = 100000000;
   Solution x;
   SolverSummary s = Solver(options).Solve(lattice, nullptr, &x);
   EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
   EXPECT_EQ(s.delassus_entries, 90000);
+  EXPECT_FALSE(s.delassus_over_budget);
   EXPECT_GT(s.nsgs_sweeps, 0);
 
-  options.hybrid.delassus_min_entries = 89999;
+  options.hybrid = HybridOptions();
   s = Solver(options).Solve(lattice, nullptr, &x);
   EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
   EXPECT_EQ(s.delassus_entries, 0);
   EXPECT_TRUE(s.delassus_over_budget);
+  EXPECT_EQ(s.nsgs_sweeps, 0);
 
-  options.hybrid.delassus_min_entries = 0;
-  options.hybrid.delassus_entries_per_nonzero = 0.0;
+  options.hybrid.delassus_min_budget = 0;
+  options.hybrid.delassus_budget_per_nonzero = 0.0;
   s = Solver(options).Solve(testing::MakeBoxStack(1, 0.4, 0.5), nullptr, &x);
   EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
   EXPECT_EQ(s.nsgs_sweeps, 0);
   EXPECT_TRUE(s.delassus_over_budget);
+}
+
+// A tall rigid pile (200 boxes, 800 contacts with 4 per interface, W of 86112
+// entries: 5.5 times nnz(M) + nnz(H)) is cheap to reduce and keeps its warm
+// start, without which Newton does not converge in 100 iterations.
+TEST(HybridBudgetTest, TallRigidPileKeepsTheWarmStart) {
+  const GlobalProblem problem = testing::MakeBoxStack(200, 0.5, 0.3);
+  SolverOptions options;
+  options.tolerance = 1e-8;
+  const SolverSummary s = Solver(options).Solve(problem, nullptr, nullptr);
+  EXPECT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  EXPECT_FALSE(s.delassus_over_budget);
+  EXPECT_GT(s.delassus_entries, Budget(problem, HybridOptions()) / 1000);
+  EXPECT_LE(s.delassus_entries, Budget(problem, HybridOptions()));
 }
 
 // Options under which Newton fails on Box_Stacks (no regularization: J is
@@ -108,8 +124,8 @@ SolverOptions FailingNewtonOverBudget() {
   SolverOptions options;
   options.singular_regularization = 0.0;
   options.hybrid.warm_sweeps = 0;
-  options.hybrid.delassus_min_entries = 0;
-  options.hybrid.delassus_entries_per_nonzero = 0.0;
+  options.hybrid.delassus_min_budget = 0;
+  options.hybrid.delassus_budget_per_nonzero = 0.0;
   return options;
 }
 
@@ -146,16 +162,16 @@ TEST(HybridBudgetTest, NoFallbackOverBudgetWithoutAnLdlt) {
 
 TEST(HybridBudgetTest, ValidateRejectsANegativeBudget) {
   SolverOptions options;
-  options.hybrid.delassus_entries_per_nonzero = -1.0;
-  EXPECT_NE(options.Validate().find("delassus_entries_per_nonzero"),
+  options.hybrid.delassus_budget_per_nonzero = -1.0;
+  EXPECT_NE(options.Validate().find("delassus_budget_per_nonzero"),
             std::string::npos);
   options = SolverOptions();
-  options.hybrid.delassus_entries_per_nonzero =
+  options.hybrid.delassus_budget_per_nonzero =
       std::numeric_limits<double>::infinity();
   EXPECT_FALSE(options.Validate().empty());
   options = SolverOptions();
-  options.hybrid.delassus_min_entries = -1;
-  EXPECT_NE(options.Validate().find("delassus_min_entries"), std::string::npos);
+  options.hybrid.delassus_min_budget = -1;
+  EXPECT_NE(options.Validate().find("delassus_min_budget"), std::string::npos);
 }
 
 }  // namespace
