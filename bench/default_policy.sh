@@ -55,8 +55,12 @@ trap 'rm -f "$rows" "$measure"' EXIT
 for set in "${sets[@]}"; do
   if [[ -d $set ]]; then files=("$set"/*.hdf5); else files=("$set"); fi
   for f in "${files[@]}"; do
-    for solver in hybrid nsn; do
-      for ((rep = 0; rep < reps; ++rep)); do
+    for ((rep = 0; rep < reps; ++rep)); do
+      # alternate which solver runs first, so that a slow phase of the machine
+      # does not always hit the same one
+      order="hybrid nsn"
+      ((rep % 2)) && order="nsn hybrid"
+      for solver in $order; do
         # exit code 1 (not converged) is a result, not an error
         json=$(/usr/bin/time -f '%e %M' -o "$measure" \
                  "$fcsn" solve "$f" --solver "$solver" --tol "$tol" --json --no-history || true)
