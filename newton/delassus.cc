@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "newton/delassus_blocks.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -39,34 +41,14 @@ bool IsSymmetric(const SparseMatrix& M) {
   return MaxAbs(difference) <= kSymmetryTolerance * MaxAbs(M);
 }
 
-// Connected components of the graph of M (dofs i, j linked when M_ij or M_ji
-// is stored), numbered in order of their smallest dof. Returns their number.
-int ConnectedComponents(const SparseMatrix& M, std::vector<int>* component) {
-  const int n = static_cast<int>(M.rows());
-  std::vector<int> parent(n);
-  for (int i = 0; i < n; ++i) parent[i] = i;
-  auto find = [&parent](int i) {
-    while (parent[i] != i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
-  };
-  for (int j = 0; j < M.outerSize(); ++j) {
-    for (SparseMatrix::InnerIterator it(M, j); it; ++it) {
-      const int a = find(static_cast<int>(it.row()));
-      const int b = find(j);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    }
-  }
-  component->assign(n, -1);
-  int count = 0;
-  for (int i = 0; i < n; ++i) {
-    const int root = find(i);
-    if ((*component)[root] < 0) (*component)[root] = count++;
-    (*component)[i] = (*component)[root];
-  }
-  return count;
+std::string DescribeSizes(const GlobalProblem& problem) {
+  return "inconsistent problem sizes: M " + std::to_string(problem.M.rows()) +
+         " x " + std::to_string(problem.M.cols()) + ", H " +
+         std::to_string(problem.H.rows()) + " x " +
+         std::to_string(problem.H.cols()) + ", f " +
+         std::to_string(problem.f.size()) + ", w " +
+         std::to_string(problem.w.size()) + ", mu " +
+         std::to_string(problem.mu.size());
 }
 
 // M restricted to the nd dofs of one component (ascending), in local indices.
@@ -217,13 +199,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   if (problem.M.rows() != problem.M.cols() || problem.H.rows() != n ||
       m % 3 != 0 || problem.f.size() != n || problem.w.size() != m ||
       problem.mu.size() * 3 != m) {
-    *message = "inconsistent problem sizes: M " +
-               std::to_string(problem.M.rows()) + " x " +
-               std::to_string(problem.M.cols()) + ", H " +
-               std::to_string(problem.H.rows()) + " x " + std::to_string(m) +
-               ", f " + std::to_string(problem.f.size()) + ", w " +
-               std::to_string(problem.w.size()) + ", mu " +
-               std::to_string(problem.mu.size());
+    *message = DescribeSizes(problem);
     return false;
   }
   if (!factorization_.Factorize(problem.M, message)) return false;
@@ -234,65 +210,21 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   // H_{c,a}^T M_c^-1 H_{c,b}. Each component is factored and solved on its own
   // (the global factorization is reused when M is irreducible), so the work
   // follows the structure: O(size of c) per contact column, not O(n).
-  std::vector<int> component;
-  const int num_components = ConnectedComponents(problem.M, &component);
-  std::vector<int> component_start(num_components + 1, 0);
-  for (int p = 0; p < n; ++p) ++component_start[component[p] + 1];
-  for (int c = 0; c < num_components; ++c) {
-    component_start[c + 1] += component_start[c];
-  }
-  std::vector<int> component_dofs(n);
-  std::vector<int> local_index(n);
-  {
-    std::vector<int> next(component_start.begin(), component_start.end() - 1);
-    for (int p = 0; p < n; ++p) {
-      const int slot = next[component[p]]++;
-      component_dofs[slot] = p;
-      local_index[p] = slot - component_start[component[p]];
-    }
-  }
-  // Contacts touching each component, ascending (CSR over components).
-  std::vector<int> contact_start(num_components + 1, 0);
-  std::vector<int> component_contacts;
-  {
-    std::vector<std::pair<int, int>> pairs;  // (component, contact)
-    std::vector<int> last_contact(num_components, -1);
-    for (int a = 0; a < nc; ++a) {
-      for (int j = 3 * a; j < 3 * a + 3; ++j) {
-        for (SparseMatrix::InnerIterator it(problem.H, j); it; ++it) {
-          const int c = component[it.row()];
-          if (last_contact[c] != a) {
-            last_contact[c] = a;
-            pairs.emplace_back(c, a);
-          }
-        }
-      }
-    }
-    for (const auto& [c, a] : pairs) ++contact_start[c + 1];
-    for (int c = 0; c < num_components; ++c) {
-      contact_start[c + 1] += contact_start[c];
-    }
-    component_contacts.resize(pairs.size());
-    std::vector<int> next(contact_start.begin(), contact_start.end() - 1);
-    for (const auto& [c, a] : pairs) component_contacts[next[c]++] = a;
-  }
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  const std::vector<int>& component = graph.component;
+  const int num_components = graph.num_components;
+  const std::vector<int>& contact_start = graph.contact_start;
+  const std::vector<int>& component_contacts = graph.component_contacts;
+  const std::vector<int>& component_start = graph.component_start;
+  const std::vector<int>& local_index = graph.local_index;
 
   // Rows of H, to form H^T x from the nonzero rows of x only.
   const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows = problem.H;
 
   // Contributions (a, b, block) of every component; summed below.
-  struct Contribution {
-    int a;
-    int b;
-    Eigen::Matrix3d block;
-  };
   std::vector<Contribution> contributions;
-  Eigen::Matrix<double, Eigen::Dynamic, 3> accumulator =
-      Eigen::MatrixXd::Zero(m, 3);
-  std::vector<char> row_touched(m, 0);
-  std::vector<int> touched_rows;
-  std::vector<int> contact_mark(nc, -1);
-  std::vector<int> touched_contacts;
+  ColumnSum column_sum(m);
   std::vector<int> panel_position(nc, -1);
   MFactorization component_factorization;
   Eigen::MatrixXd panel_rhs;
@@ -302,7 +234,7 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
     const int first_contact = contact_start[c];
     const int num_contacts = contact_start[c + 1] - first_contact;
     if (num_contacts == 0) continue;
-    const int* dofs = component_dofs.data() + component_start[c];
+    const int* dofs = graph.component_dofs.data() + component_start[c];
     const int nd = component_start[c + 1] - component_start[c];
     const MFactorization* factorization = &factorization_;
     if (num_components > 1) {
@@ -339,112 +271,17 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
       for (int k = k0; k < k1; ++k) {
         const int b = component_contacts[first_contact + k];
         const int c0 = 3 * panel_position[b];
-        // accumulator = H_c^T X_c(:, 3b..3b+2), touching only the rows of H^T
-        // that meet nonzero rows of X.
-        for (int pl = 0; pl < nd; ++pl) {
-          const Eigen::RowVector3d x_p = panel_x.block<1, 3>(pl, c0);
-          if ((x_p.array() == 0.0).all()) continue;
-          for (Eigen::SparseMatrix<double, Eigen::RowMajor, int>::InnerIterator
-                   it(h_rows, dofs[pl]);
-               it;
-               ++it) {
-            const int i = it.col();
-            if (!row_touched[i]) {
-              row_touched[i] = 1;
-              touched_rows.push_back(i);
-            }
-            accumulator.row(i) += it.value() * x_p;
-          }
-        }
-        touched_contacts.clear();
-        for (int i : touched_rows) {
-          const int a = i / 3;
-          if (contact_mark[a] != b) {
-            contact_mark[a] = b;
-            touched_contacts.push_back(a);
-          }
-        }
-        for (int a : touched_contacts) {
-          contributions.push_back({a, b, accumulator.middleRows<3>(3 * a)});
-          contact_mark[a] = -1;
-        }
-        for (int i : touched_rows) {
-          accumulator.row(i).setZero();
-          row_touched[i] = 0;
-        }
-        touched_rows.clear();
+        column_sum.Add(b, panel_x, c0, dofs, nd, h_rows, &contributions);
       }
     }
   }
 
-  // Sum the contributions into block-CSC (column b = contact b), drop blocks
-  // that are exactly zero (no shared dof, or cancellation) except the diagonal
-  // ones, which are always stored.
-  std::vector<int> column_start(nc + 1, 0);
-  for (const Contribution& entry : contributions) ++column_start[entry.b + 1];
-  for (int b = 0; b < nc; ++b) column_start[b + 1] += column_start[b];
-  std::vector<int> by_column(contributions.size());
-  {
-    std::vector<int> next(column_start.begin(), column_start.end() - 1);
-    for (int e = 0; e < static_cast<int>(contributions.size()); ++e) {
-      by_column[next[contributions[e].b]++] = e;
-    }
-  }
-  std::vector<int> csc_start(nc + 1, 0);
-  std::vector<int> csc_row;
-  std::vector<Eigen::Matrix3d> csc_blocks;
-  std::vector<int> slot_of(nc, -1);
-  for (int b = 0; b < nc; ++b) {
-    const int begin = static_cast<int>(csc_row.size());
-    slot_of[b] = begin;
-    csc_row.push_back(b);
-    csc_blocks.push_back(Eigen::Matrix3d::Zero());
-    for (int k = column_start[b]; k < column_start[b + 1]; ++k) {
-      const Contribution& entry = contributions[by_column[k]];
-      if (slot_of[entry.a] < begin) {
-        slot_of[entry.a] = static_cast<int>(csc_row.size());
-        csc_row.push_back(entry.a);
-        csc_blocks.push_back(Eigen::Matrix3d::Zero());
-      }
-      csc_blocks[slot_of[entry.a]] += entry.block;
-    }
-    for (int k = begin; k < static_cast<int>(csc_row.size()); ++k) {
-      slot_of[csc_row[k]] = -1;
-    }
-    // Compact: drop exact-zero off-diagonal blocks.
-    int kept = begin + 1;
-    for (int k = begin + 1; k < static_cast<int>(csc_row.size()); ++k) {
-      if (!(csc_blocks[k].array() == 0.0).all()) {
-        csc_row[kept] = csc_row[k];
-        csc_blocks[kept] = csc_blocks[k];
-        ++kept;
-      }
-    }
-    csc_row.resize(kept);
-    csc_blocks.resize(kept);
-    csc_start[b + 1] = kept;
-  }
-  std::vector<Contribution>().swap(contributions);
-
-  // Block-CSC -> block-CSR. Columns are visited in increasing order, so the
-  // columns of each block row come out sorted.
-  const int num_blocks = static_cast<int>(csc_row.size());
-  row_start_.assign(nc + 1, 0);
-  for (int k = 0; k < num_blocks; ++k) ++row_start_[csc_row[k] + 1];
-  for (int a = 0; a < nc; ++a) row_start_[a + 1] += row_start_[a];
-  block_column_.resize(num_blocks);
-  blocks_.resize(num_blocks);
-  diagonal_index_.assign(nc, -1);
-  std::vector<int> next(row_start_.begin(), row_start_.end() - 1);
-  for (int b = 0; b < nc; ++b) {
-    for (int k = csc_start[b]; k < csc_start[b + 1]; ++k) {
-      const int a = csc_row[k];
-      const int slot = next[a]++;
-      block_column_[slot] = b;
-      blocks_[slot] = csc_blocks[k];
-      if (a == b) diagonal_index_[a] = slot;
-    }
-  }
+  AssembleBlockCsr(&contributions,
+                   nc,
+                   &row_start_,
+                   &block_column_,
+                   &blocks_,
+                   &diagonal_index_);
 
   Eigen::VectorXd v_free;
   if (!factorization_.Solve(problem.f, &v_free)) {
@@ -455,6 +292,62 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   q_free_ = problem.H.transpose() * v_free + problem.w;
   q_free_norm_ = q_free_.norm();
   return true;
+}
+
+long long Delassus::CountBlocks(const GlobalProblem& problem, long long cap) {
+  const int m = problem.m();
+  if (problem.M.rows() != problem.M.cols() || problem.H.rows() != problem.n() ||
+      m % 3 != 0) {
+    return 0;
+  }
+  const int nc = m / 3;
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  // Block row a holds W_aa and W_ab for every other contact b that shares a
+  // component with a; `seen` marks the b already counted for this a.
+  std::vector<int> seen(nc, -1);
+  long long count = 0;
+  for (int a = 0; a < nc; ++a) {
+    seen[a] = a;
+    ++count;
+    for (int k = graph.touch_start[a]; k < graph.touch_start[a + 1]; ++k) {
+      const int c = graph.contact_components[k];
+      for (int l = graph.contact_start[c]; l < graph.contact_start[c + 1];
+           ++l) {
+        const int b = graph.component_contacts[l];
+        if (seen[b] != a) {
+          seen[b] = a;
+          ++count;
+        }
+      }
+    }
+    if (count > cap) return count;
+  }
+  return count;
+}
+
+long long Delassus::BuildCost(const GlobalProblem& problem, long long cap) {
+  if (problem.M.rows() != problem.M.cols() || problem.H.rows() != problem.n() ||
+      problem.m() % 3 != 0) {
+    return 0;
+  }
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  long long solves = 0;
+  for (int c = 0; c < graph.num_components; ++c) {
+    long long nonzeros = 0;
+    for (int k = graph.component_start[c]; k < graph.component_start[c + 1];
+         ++k) {
+      const int j = graph.component_dofs[k];
+      nonzeros += problem.M.col(j).nonZeros();
+    }
+    const long long contacts =
+        graph.contact_start[c + 1] - graph.contact_start[c];
+    solves += 3 * contacts * nonzeros;
+    if (solves > cap) return solves;
+  }
+  const long long cap_blocks = (cap - solves) / 9;
+  return solves + 9 * CountBlocks(problem, cap_blocks);
 }
 
 Eigen::Vector3d Delassus::OffDiagonalProduct(int a,

@@ -25,7 +25,9 @@
 // follow the block structure: O(size of c) per contact column, not O(n). Only
 // the blocks W_ab that are not exactly zero are kept (for one connected FEM
 // body: all contact pairs on it; for rigid bodies: pairs of contacts that share
-// a body), plus every diagonal block, in block-CSR order.
+// a body), plus every diagonal block, in block-CSR order. CountBlocks() gives
+// that number without factoring anything, so that a caller with a memory budget
+// (the hybrid policy, HybridOptions) can decline to form W.
 //
 // Usage:
 //   fcsn::internal::Delassus delassus;
@@ -100,6 +102,27 @@ class Delassus {
   // definite, or a solve is not finite; the object is then empty (nc() == 0,
   // factorization type kNone).
   bool Compute(const GlobalProblem& problem, std::string* message);
+
+  // Number of 3 x 3 blocks Compute() would store for `problem`: every diagonal
+  // block plus one per ordered pair of distinct contacts that touch a common
+  // connected component of M. Compute() drops blocks that cancel to exactly
+  // zero, so this is an upper bound, exact unless such cancellation occurs.
+  // Counting stops as soon as the count exceeds `cap` (the value returned is
+  // then > cap, not the total), so a caller checking a memory budget pays
+  // O(nnz(M) + nnz(H) + cap), never the c^2 pairs of one large body. Returns 0
+  // when the sizes of M and H are inconsistent. No factorization.
+  static long long CountBlocks(const GlobalProblem& problem, long long cap);
+
+  // The cost of Compute() in stored-entry units: 9 per block of W
+  // (CountBlocks) plus 3 k_c nnz(M_c) for every component c of M touched by k_c
+  // contacts (the solves M_c X = H_c, whose factor fill nnz(M_c) stands for).
+  // It bounds W's memory (>= 9 blocks) and tells apart rigid bodies, whose
+  // components are a few dofs, from deformable bodies carrying many contacts:
+  // cost / (nnz(M) + nnz(H)) is 2 on Box_Stacks, 7 on piles of boxes with 4
+  // contacts per interface, 270 on a LowWall_FEM step, 300 on a 10 x 10 x 2
+  // elastic lattice. Stops above `cap` as CountBlocks does; 0 for inconsistent
+  // sizes.
+  static long long BuildCost(const GlobalProblem& problem, long long cap);
 
   int nc() const { return static_cast<int>(diagonal_index_.size()); }
   int m() const { return 3 * nc(); }

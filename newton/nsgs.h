@@ -42,6 +42,7 @@
 #define FCSN_NEWTON_NSGS_H_
 
 #include <Eigen/Core>
+#include <Eigen/SparseCholesky>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -103,6 +104,54 @@ class NsgsSolver {
   std::vector<ContactScaling> scaling_;  // nc
   std::vector<double> rho_fp_;  // nc, FP-VI-UPK step carried over sweeps
   Eigen::VectorXd r_previous_;  // m
+};
+
+// Projected Jacobi (Uzawa) on the global problem (formulations.md §7.5): the
+// hybrid's NSGS phase when W would exceed its memory budget
+// (HybridOptions::delassus_budget_per_nonzero). One sweep is
+//
+//   v = M^-1 (f + H r),   u = H^T v + w,
+//   r_a <- P_{K_a}(r_a - rho_a (u_a + mu_a ||u_T,a|| e_N))   for every a,
+//
+// with solves on a kept LDL^T factorization of M (the solver passes the one its
+// rho computation made, newton/rho.h: no further factorization, no W). The
+// step is rho_a = kJacobiRelaxation min(rho_N,a, rho_T,a) of the given
+// per-contact scaling (formulations.md §5). Stopping rule, result and callback
+// as NsgsSolver::Run (local_discards stays 0). Sweeps do not allocate: the
+// workspace is allocated in the constructor, and M^-1 b is applied from the
+// factors by hand (Eigen's solve allocates for its in-place permutation).
+class ProjectedJacobiSolver {
+ public:
+  using Ldlt = Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower>;
+  // ldlt: a successful factorization of problem.M; it must outlive the solver.
+  // rho: 3 nc entries (rho_N, rho_T1, rho_T2) per contact. q_free_norm:
+  // ||H^T M^-1 f + w|| (the denominator of the reported e_nat).
+  ProjectedJacobiSolver(const Ldlt& ldlt,
+                        const Eigen::VectorXd& rho,
+                        double q_free_norm);
+
+  // As NsgsSolver::Run; kInvalidInput if the sizes of the factorization or of
+  // rho do not match the problem, or a step is not finite and positive.
+  NsgsResult Run(const GlobalProblem& problem,
+                 const NsgsOptions& options,
+                 double tol,
+                 int max_sweeps,
+                 std::chrono::steady_clock::time_point deadline,
+                 Eigen::VectorXd* r,
+                 Eigen::VectorXd* v,
+                 const NsgsCheckCallback& on_check = {});
+
+ private:
+  // x = M^-1 b from the factors; false if x is not finite.
+  bool SolveM(const Eigen::VectorXd& b, Eigen::VectorXd* x);
+  void Sweep(const GlobalProblem& problem, Eigen::VectorXd* r);
+
+  const Ldlt& ldlt_;
+  Eigen::VectorXd inverse_d_;  // n: 1 / D of the LDL^T
+  Eigen::VectorXd step_;       // nc: rho_a
+  double q_free_norm_ = 0.0;
+  Eigen::VectorXd rhs_, work_, v_;  // n
+  Eigen::VectorXd u_, r_previous_;  // m
 };
 
 // One-shot convenience wrapper: NsgsSolver(delassus).Run(...).

@@ -127,6 +127,17 @@ std::string SolverOptions::Validate() const {
                      hybrid.warm_sweeps_with_guess,
                      "must be >= 0");
   }
+  if (hybrid.warm_contraction_window < 0) {
+    return Violation("hybrid.warm_contraction_window",
+                     hybrid.warm_contraction_window,
+                     "must be >= 0");
+  }
+  if (!(hybrid.warm_contraction_ratio > 0.0 &&
+        hybrid.warm_contraction_ratio <= 1.0)) {
+    return Violation("hybrid.warm_contraction_ratio",
+                     hybrid.warm_contraction_ratio,
+                     "must lie in (0, 1]");
+  }
   if (hybrid.warm_sweeps < 0)
     return Violation("hybrid.warm_sweeps", hybrid.warm_sweeps, "must be >= 0");
   if (hybrid.stall_window < 1)
@@ -139,6 +150,17 @@ std::string SolverOptions::Validate() const {
   if (hybrid.fallback_sweeps < 1) {
     return Violation(
         "hybrid.fallback_sweeps", hybrid.fallback_sweeps, "must be >= 1");
+  }
+  if (!(hybrid.delassus_budget_per_nonzero >= 0.0 &&
+        std::isfinite(hybrid.delassus_budget_per_nonzero))) {
+    return Violation("hybrid.delassus_budget_per_nonzero",
+                     hybrid.delassus_budget_per_nonzero,
+                     "must be finite and >= 0");
+  }
+  if (hybrid.delassus_min_budget < 0) {
+    return Violation("hybrid.delassus_min_budget",
+                     hybrid.delassus_min_budget,
+                     "must be >= 0");
   }
   if (hybrid.max_fallbacks < 0)
     return Violation(

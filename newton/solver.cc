@@ -178,6 +178,10 @@ class Solver::Impl {
   bool EnsureAnalysis(const GlobalProblem& problem, SolverSummary* summary);
 
  private:
+  // The NSGS phases' method: Gauss-Seidel on W, projected Jacobi when W would
+  // exceed the hybrid's memory budget, none if Jacobi cannot run either.
+  enum class NsgsMethod { kUnknown, kGaussSeidel, kJacobi, kNone };
+
   // State of one Solve().
   struct Run {
     const GlobalProblem* problem = nullptr;
@@ -205,6 +209,9 @@ class Solver::Impl {
     Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
     // Contact states of the last recorded iterate (Record()).
     std::vector<ContactState> states;
+    // How the NSGS phases of this solve sweep (ChooseNsgsMethod).
+    NsgsMethod nsgs_method = NsgsMethod::kUnknown;
+    bool jacobi_ready = false;  // jacobi_ is set up for this problem
   };
 
   bool Prepare(const GlobalProblem& problem, Run* run);
@@ -213,12 +220,21 @@ class Solver::Impl {
   // hybrid.stall_ratio times its value hybrid.stall_window iterations earlier.
   void RunNewton(Run* run, bool detect_stall);
   // NSGS sweeps from run->r (run->v recovered); false if the Delassus data
-  // cannot be built.
+  // cannot be built. warm_start: the hybrid's warm start, which also stops on
+  // poor contraction (HybridOptions::warm_contraction_window); the result's
+  // status is then kAborted with run->aborted false.
   bool RunNsgsPhase(Run* run,
                     double tol,
                     int max_sweeps,
-                    internal::NsgsResult* result);
+                    internal::NsgsResult* result,
+                    bool warm_start = false);
   void RunHybrid(Run* run);
+  // Chooses (once per solve) how NSGS phases sweep: Gauss-Seidel on W when W
+  // fits the memory budget of HybridOptions (counted, nothing factored) or the
+  // solver is pure NSGS; otherwise projected Jacobi on the LDL^T of M kept by
+  // the rho computation (sets summary.delassus_over_budget), or none when M
+  // was not symmetric (then no such factorization exists).
+  NsgsMethod ChooseNsgsMethod(Run* run);
   // The error measures of (run->v, run->r), timed.
   ErrorMeasures Measure(Run* run);
   // Records the iterate (run->v, run->r) whose measures are `errors`: fills the
@@ -235,6 +251,7 @@ class Solver::Impl {
   internal::ScalingWorkspace scaling_workspace_;
   internal::Delassus delassus_;
   std::unique_ptr<internal::NsgsSolver> nsgs_;
+  std::unique_ptr<internal::ProjectedJacobiSolver> jacobi_;
   // Workspace reused across iterations and solves.
   Eigen::VectorXd DG_, DG_trial_, d_, v_trial_, r_trial_, Jd_, DJd_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
@@ -609,11 +626,19 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
 bool Solver::Impl::RunNsgsPhase(Run* run,
                                 double tol,
                                 int max_sweeps,
-                                internal::NsgsResult* result) {
+                                internal::NsgsResult* result,
+                                bool warm_start) {
   SolverSummary& summary = *run->summary;
   const GlobalProblem& problem = *run->problem;
   ScopedTimer timer(&summary.timings.nsgs);
-  if (!run->delassus_ready) {
+  const NsgsMethod method = ChooseNsgsMethod(run);
+  if (method == NsgsMethod::kNone) return false;
+  if (method == NsgsMethod::kJacobi && !run->jacobi_ready) {
+    jacobi_ = std::make_unique<internal::ProjectedJacobiSolver>(
+        scaling_workspace_.ldlt, run->scaling.rho, run->scaling.q_free_norm);
+    run->jacobi_ready = true;
+  }
+  if (method == NsgsMethod::kGaussSeidel && !run->delassus_ready) {
     std::string message;
     if (!delassus_.Compute(problem, &message)) {
       summary.status = SolverStatus::kNumericalIssue;
@@ -623,43 +648,110 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
     }
     nsgs_ = std::make_unique<internal::NsgsSolver>(delassus_);
     run->delassus_ready = true;
+    summary.delassus_entries = 9LL * delassus_.num_blocks();
   }
   const int first_sweep = summary.nsgs_sweeps;
+  // Warm start: the worst measure must drop below ratio times its value at a
+  // check at least `window` sweeps before (the reference), else stop.
+  const int window = warm_start ? options_.hybrid.warm_contraction_window : 0;
+  int reference_sweep = 0;
+  double reference_worst = std::numeric_limits<double>::infinity();
+  bool poor_contraction = false;
   // NSGS checks its error at (run->r, run->v), the iterate recorded here.
   auto on_check = [&](int sweep, const ErrorMeasures& errors) {
     IterationRecord record;
     record.phase = "nsgs";
     record.iteration = first_sweep + sweep;
     Record(run, std::move(record), errors);
-    return !run->aborted;
+    if (window > 0 && (sweep == 0 || sweep >= reference_sweep + window)) {
+      poor_contraction =
+          errors.Worst() >
+          options_.hybrid.warm_contraction_ratio * reference_worst;
+      reference_sweep = sweep;
+      reference_worst = errors.Worst();
+    }
+    return !run->aborted && !poor_contraction;
   };
-  *result = nsgs_->Run(problem,
-                       options_.nsgs,
-                       tol,
-                       max_sweeps,
-                       run->deadline,
-                       &run->r,
-                       &run->v,
-                       on_check);
+  NsgsOptions nsgs_options = options_.nsgs;
+  if (window > 0) {
+    nsgs_options.error_check_frequency =
+        std::min(nsgs_options.error_check_frequency, window);
+  }
+  if (method == NsgsMethod::kJacobi) {
+    *result = jacobi_->Run(problem,
+                           nsgs_options,
+                           tol,
+                           max_sweeps,
+                           run->deadline,
+                           &run->r,
+                           &run->v,
+                           on_check);
+  } else {
+    *result = nsgs_->Run(problem,
+                         nsgs_options,
+                         tol,
+                         max_sweeps,
+                         run->deadline,
+                         &run->r,
+                         &run->v,
+                         on_check);
+  }
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;
+  if (poor_contraction && !run->aborted) {
+    summary.message = "NSGS warm start stopped after " +
+                      std::to_string(result->sweeps) +
+                      " sweeps: poor contraction";
+  }
   return true;
+}
+
+Solver::Impl::NsgsMethod Solver::Impl::ChooseNsgsMethod(Run* run) {
+  if (run->nsgs_method != NsgsMethod::kUnknown) return run->nsgs_method;
+  run->nsgs_method = NsgsMethod::kGaussSeidel;
+  if (options_.solver != SolverType::kHybrid) return run->nsgs_method;
+  const GlobalProblem& problem = *run->problem;
+  const HybridOptions& hybrid = options_.hybrid;
+  const double nonzeros =
+      static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
+  // Clamped below 2^63 for the conversion (the factor is finite, not bounded).
+  const long long budget =
+      std::max(hybrid.delassus_min_budget,
+               static_cast<long long>(std::min(
+                   hybrid.delassus_budget_per_nonzero * nonzeros, 1e18)));
+  if (internal::Delassus::BuildCost(problem, budget) > budget) {
+    run->summary->delassus_over_budget = true;
+    // ComputeScaling factored a symmetric M with scaling_workspace_ and keeps
+    // the factors; a non-symmetric M was factored by a discarded LU.
+    const bool have_ldlt = run->scaling.m_symmetric &&
+                           scaling_workspace_.analyzed &&
+                           scaling_workspace_.ldlt.info() == Eigen::Success;
+    run->nsgs_method = have_ldlt ? NsgsMethod::kJacobi : NsgsMethod::kNone;
+  }
+  return run->nsgs_method;
 }
 
 void Solver::Impl::RunHybrid(Run* run) {
   SolverSummary& summary = *run->summary;
   const double tol = options_.tolerance;
   // Warm start: NSGS until its own error reaches the switch tolerance sqrt(tol)
-  // (Siconos' VI-EG hybrid switches there too), or the sweep budget; it may
-  // also solve the problem outright.
+  // (Siconos' VI-EG hybrid switches there too), the sweep budget, or a poor
+  // contraction (HybridOptions::warm_contraction_window); it may also solve
+  // the problem outright. Only when W fits the memory budget: projected Jacobi
+  // (the over-budget NSGS phase) costs a solve with M per sweep, as much as a
+  // Newton iteration on a stiff elastic bar, and does not contract there; it
+  // only serves as the fallback.
   const int warm_sweeps = run->has_guess
                               ? options_.hybrid.warm_sweeps_with_guess
                               : options_.hybrid.warm_sweeps;
-  if (warm_sweeps > 0) {
+  if (warm_sweeps > 0 && ChooseNsgsMethod(run) == NsgsMethod::kGaussSeidel) {
     internal::NsgsResult result;
-    if (!RunNsgsPhase(
-            run, std::max(tol, std::sqrt(tol)), warm_sweeps, &result)) {
+    if (!RunNsgsPhase(run,
+                      std::max(tol, std::sqrt(tol)),
+                      warm_sweeps,
+                      &result,
+                      /*warm_start=*/true)) {
       return;
     }
     if (result.errors.Converged(tol)) {
@@ -686,6 +778,13 @@ void Solver::Impl::RunHybrid(Run* run) {
     }
     if (run->aborted || summary.fallbacks >= options_.hybrid.max_fallbacks)
       return;
+    if (ChooseNsgsMethod(run) == NsgsMethod::kNone) {
+      summary.message +=
+          " (no NSGS fallback: W would exceed the memory budget of "
+          "HybridOptions::delassus_budget_per_nonzero, and M is not "
+          "symmetric, so projected Jacobi has no LDL^T factorization)";
+      return;
+    }
     // Fallback: NSGS sweeps from the best iterate so far, then Newton again.
     const std::string newton_failure = summary.message;
     ++summary.fallbacks;

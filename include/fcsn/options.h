@@ -117,6 +117,21 @@ struct HybridOptions {
   // sweeps would cost more than the one or two Newton iterations left (and need
   // the Delassus operator); NSGS then only serves as the fallback.
   int warm_sweeps_with_guess = 0;
+  // The warm start also ends, and Newton takes over, as soon as NSGS contracts
+  // poorly: its error is checked every `warm_contraction_window` sweeps (or
+  // more often, per NsgsOptions::error_check_frequency), and when the worst
+  // measure of the criterion (max(e_cone, e_dual, e_comp, e_eq)) is not below
+  // `warm_contraction_ratio` times its value at a check at least
+  // `warm_contraction_window` sweeps earlier, the sweeps stop. 0 disables it.
+  // Why 5 sweeps and 0.5 (an average rate of 0.87 per sweep, at which NSGS
+  // would need 50 sweeps per 3 decades): Box_Stacks contracts 15x per 5 sweeps
+  // and keeps its warm start (19 sweeps, then 3 Newton iterations instead of
+  // 10); a LowWall_FEM step goes 0.27 -> 0.26 in 5 sweeps and 0.22 after 100
+  // (100 sweeps cost 0.94 s and save no Newton iteration); generated rigid
+  // piles of 8 and 16 boxes drop 5 % from sweep 5 to 10, and Newton then
+  // needs 3 to 5 iterations, as after 100 sweeps.
+  int warm_contraction_window = 5;
+  double warm_contraction_ratio = 0.5;
   // Newton stalls when the merit has not dropped below stall_ratio times its
   // value of `stall_window` iterations ago (counted from the first Newton step
   // of a run, whose merit may exceed the starting point's).
@@ -126,6 +141,33 @@ struct HybridOptions {
   int fallback_sweeps = 50;
   // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve.
   int max_fallbacks = 20;
+  // Budget of the Delassus operator W = H^T M^-1 H that the warm start and the
+  // fallbacks sweep on (formulations.md §7.1). W is formed only if the cost of
+  // forming it, counted in stored entries before anything is factored, is at
+  // most max(delassus_min_budget, delassus_budget_per_nonzero * (nnz(M) +
+  // nnz(H))): 9 per stored 3 x 3 block of W plus 3 k_c nnz(M_c) for every
+  // component c of M with k_c contacts (the solves M_c X = H_c). That bounds
+  // W's memory and the time to build it. Otherwise there is no warm start
+  // (Newton from the start), and the fallbacks sweep by projected Jacobi
+  // (formulations.md §7.5) with the LDL^T of M that the rho computation keeps:
+  // no W, no further factorization. (A non-symmetric M has no kept LDL^T: a
+  // Newton failure then ends the solve.) The default policy's extra memory thus
+  // stays O(nnz(M) + nnz(H)) over Newton's own. Pure NSGS (SolverType::kNsgs)
+  // ignores the budget: W is all it has.
+  // Why 16: the cost over nnz(M) + nnz(H) is <= 7.6 on the shared problems
+  // (Box_Stacks 2.0, where the warm start saves Newton 7 of 10 iterations) and
+  // on generated rigid piles (7.4 with 4 contacts per interface; 200 boxes:
+  // 45 Newton iterations with the warm start, none converged in 100 without),
+  // and >= 27 once a deformable body carries more than a few contacts: 270 on
+  // a LowWall_FEM step (forming W takes 0.5-0.7 s, 20-30 % of pure Newton's
+  // solve, and NSGS stalls there), 300 on a 10 x 10 x 2 elastic lattice, 6000
+  // on a 200 x 10 x 3 bar with 2000 contacts (dense W: 180 million entries).
+  double delassus_budget_per_nonzero = 16.0;
+  // Why 2^20: small problems, whose W costs milliseconds, keep the warm start
+  // whatever their ratio (a 6 x 5 x 2 elastic lattice with 30 contacts costs
+  // 0.55 million); W's entries are then at most half the cost (9 c^2 of
+  // >= 18 c^2 for c contacts on one body), 4 MB.
+  long long delassus_min_budget = 1 << 20;
 };
 
 // Returned by the iteration callback.

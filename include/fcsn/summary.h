@@ -64,6 +64,12 @@ struct SolverSummary {
       0;                   // J + delta E refactorizations after a singular J
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
+  // Entries of the Delassus operator W stored for NSGS in this solve (9 per
+  // 3 x 3 block); 0 when W was not formed. delassus_over_budget: the hybrid
+  // declined to form W (HybridOptions::delassus_budget_per_nonzero): no warm
+  // start, fallbacks by projected Jacobi.
+  long long delassus_entries = 0;
+  bool delassus_over_budget = false;
   // FactorizationPrecision::kMixed: single-precision solves of the iterative
   // refinement, and factorizations redone in double precision.
   int refinement_steps = 0;

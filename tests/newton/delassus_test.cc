@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "fcsn/fclib_io.h"
 #include "fcsn/problem.h"
+#include "test_problems.h"
 #include "test_util.h"
 
 namespace fcsn::internal {
@@ -173,6 +175,90 @@ TEST(DelassusTest, BlocksOnlyBetweenContactsSharingADof) {
     EXPECT_LE((delassus.OffDiagonalProduct(a, r) - expected).norm(),
               1e-14 * expected.norm());
   }
+}
+
+// CountBlocks (the hybrid's memory budget check) counts what Compute stores:
+// the block-sparse rigid Box_Stacks, two particles with two contacts each, and
+// a small elastic lattice, where every pair of contacts is coupled.
+TEST(DelassusTest, CountBlocksMatchesTheStoredBlocks) {
+  GlobalProblem box_stacks;
+  std::string error;
+  ASSERT_TRUE(
+      ReadGlobalProblem(testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"),
+                        ReadOptions{},
+                        &box_stacks,
+                        nullptr,
+                        &error))
+      << error;
+  const GlobalProblem lattice =
+      testing::MakeLatticeOnFloor(4, 3, 2, 0.5, 0.8, 0.01);
+  for (const GlobalProblem* problem :
+       {static_cast<const GlobalProblem*>(&box_stacks), &lattice}) {
+    Delassus delassus;
+    ASSERT_TRUE(delassus.Compute(*problem, &error)) << error;
+    EXPECT_EQ(
+        Delassus::CountBlocks(*problem, std::numeric_limits<long long>::max()),
+        delassus.num_blocks());
+  }
+  EXPECT_EQ(Delassus::CountBlocks(lattice, 1000), 144);  // 12^2 blocks
+}
+
+// The count stops once it exceeds the cap: for one body with 1600 contacts it
+// returns after the first block rows, not after the 1600^2 pairs.
+TEST(DelassusTest, CountBlocksStopsAboveTheCap) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(40, 40, 2, 0.5, 0.8, 0.01);
+  const long long full =
+      Delassus::CountBlocks(problem, std::numeric_limits<long long>::max());
+  EXPECT_EQ(full, 1600LL * 1600LL);
+  const long long capped = Delassus::CountBlocks(problem, 5000);
+  EXPECT_GT(capped, 5000);
+  EXPECT_LE(capped, 5000 + 1600);  // at most one more block row
+  EXPECT_EQ(Delassus::CountBlocks(problem, 0), 1600);
+}
+
+// BuildCost = 9 per block + 3 k_c nnz(M_c) per component: two particles (3
+// diagonal dofs each) with two contacts each store 8 blocks, so
+// 72 + 2 * 3 * 2 * 3 = 108; and it stops above the cap.
+TEST(DelassusTest, BuildCostCountsBlocksAndSolves) {
+  GlobalProblem problem;
+  problem.M.resize(6, 6);
+  for (int i = 0; i < 6; ++i) problem.M.insert(i, i) = 1.0 + i;
+  problem.M.makeCompressed();
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(6, 12);
+  H.block<3, 3>(0, 0) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(0, 3) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(3, 6) = Eigen::Matrix3d::Identity();
+  H.block<3, 3>(3, 9) = Eigen::Matrix3d::Identity();
+  problem.H = H.sparseView();
+  problem.f = Eigen::VectorXd::Zero(6);
+  problem.w = Eigen::VectorXd::Zero(12);
+  problem.mu = Eigen::VectorXd::Constant(4, 0.5);
+  EXPECT_EQ(Delassus::BuildCost(problem, std::numeric_limits<long long>::max()),
+            108);
+  EXPECT_GT(Delassus::BuildCost(problem, 50), 50);
+
+  const GlobalProblem lattice =
+      testing::MakeLatticeOnFloor(40, 40, 2, 0.5, 0.8, 0.01);
+  const long long nonzeros = lattice.M.nonZeros() + lattice.H.nonZeros();
+  EXPECT_GT(Delassus::BuildCost(lattice, 16 * nonzeros), 16 * nonzeros);
+  problem.H.resize(5, 12);  // H does not match M
+  EXPECT_EQ(Delassus::BuildCost(problem, 1000), 0);
+}
+
+TEST(DelassusTest, CountBlocksOfDegenerateProblems) {
+  GlobalProblem problem;
+  problem.M = Eigen::Matrix3d::Identity().sparseView();
+  problem.H.resize(3, 0);
+  problem.f = Eigen::Vector3d(1.0, 2.0, 3.0);
+  problem.w.resize(0);
+  problem.mu.resize(0);
+  EXPECT_EQ(Delassus::CountBlocks(problem, 10), 0);  // no contact
+  problem.H.resize(4, 3);                            // H does not match M
+  EXPECT_EQ(Delassus::CountBlocks(problem, 10), 0);
+  // A contact attached to no dof (H_a = 0) still has its diagonal block.
+  problem.H.resize(3, 3);
+  EXPECT_EQ(Delassus::CountBlocks(problem, 10), 1);
 }
 
 GlobalProblem OneParticleProblem(const Eigen::Matrix3d& M) {

@@ -1,7 +1,7 @@
-// NSGS sweeps do not allocate (house style §7.7): the heap allocations of a run
-// with 2 sweeps and of a run with 12 sweeps are counted, with the true-error
-// checks (which allocate) only at the start and at the last sweep; the counts
-// must be equal.
+// NSGS and projected Jacobi sweeps do not allocate (house style §7.7): the
+// heap allocations of a run with 2 sweeps and of a run with 12 sweeps are
+// counted, with the true-error checks (which allocate) only at the start and
+// at the last sweep; the counts must be equal.
 //
 // Counting interposes malloc/calloc/realloc in this test executable only (Eigen
 // allocates with malloc, operator new goes through it as well) and forwards to
@@ -16,6 +16,7 @@
 #include "fcsn/options.h"
 #include "newton/delassus.h"
 #include "newton/nsgs.h"
+#include "test_problems.h"
 #include "test_util.h"
 
 namespace {
@@ -60,8 +61,9 @@ void* realloc(void* pointer, std::size_t size) {
 namespace fcsn::internal {
 namespace {
 
+template <class SolverType>
 long CountAllocations(const GlobalProblem& problem,
-                      NsgsSolver* solver,
+                      SolverType* solver,
                       const NsgsOptions& options,
                       int sweeps) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.m());
@@ -107,6 +109,24 @@ TEST_P(NsgsNoAllocationTest, SweepsDoNotAllocate) {
   const long long_run = CountAllocations(problem, &solver, options, 12);
   // The error checks allocate, so a zero count means malloc is not ours
   // (sanitizer, valgrind).
+  if (short_run == 0)
+    GTEST_SKIP() << "malloc is not interposed in this build or run";
+  EXPECT_EQ(long_run, short_run);
+}
+
+// The projected Jacobi sweeps (no W; solves with the LDL^T of M) do not
+// allocate either.
+TEST(NsgsNoAllocationTest, ProjectedJacobiSweepsDoNotAllocate) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 1.2, 0.1);
+  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
+  ASSERT_EQ(ldlt.info(), Eigen::Success);
+  ProjectedJacobiSolver solver(
+      ldlt, Eigen::VectorXd::Constant(problem.m(), 0.1), 1.0);
+  NsgsOptions options;
+  options.error_check_frequency = 1000000;
+  const long short_run = CountAllocations(problem, &solver, options, 2);
+  const long long_run = CountAllocations(problem, &solver, options, 12);
   if (short_run == 0)
     GTEST_SKIP() << "malloc is not interposed in this build or run";
   EXPECT_EQ(long_run, short_run);
