@@ -41,11 +41,7 @@ void RunCheck(const CheckArgs& args) {
         ": has no /solution group to check (pass --solution SOL.hdf5)");
   }
   Solution solution;
-  std::string error;
-  if (!ReadSolution(
-          solution_file, problem.n(), problem.m(), &solution, &error)) {
-    FailBadInput(error);
-  }
+  ReadSolutionOrExit(solution_file, problem.n(), problem.m(), &solution);
   // q_free only enters the reported e_nat; the criterion needs no solve with M,
   // so a singular M leaves e_nat undefined and the verdict intact.
   double q_free_norm = 0.0;
