@@ -415,6 +415,7 @@ void Solver::Impl::RunNewton(Run* run, bool detect_stall) {
     }
     if (errors.Converged(options_.tolerance)) {
       summary.status = SolverStatus::kConverged;
+      summary.message.clear();  // not an earlier phase's (NSGS warm start)
       return;
     }
     if (!std::isfinite(merit) || !run->v.allFinite() || !run->r.allFinite()) {

@@ -57,8 +57,10 @@ std::string SolverSummary::FullReport() const {
          std::to_string(line_search_trials) + ", regularized factorizations " +
          std::to_string(regularized_factorizations) + ", fallbacks " +
          std::to_string(fallbacks) + ", rho reductions " +
-         std::to_string(rho_reductions) + ", ordering " +
-         (ordering_used.empty() ? "-" : ordering_used) + "\n";
+         std::to_string(rho_reductions) + ", Delassus entries " +
+         std::to_string(delassus_entries) +
+         (delassus_over_budget ? " (W over budget, not formed)" : "") +
+         ", ordering " + (ordering_used.empty() ? "-" : ordering_used) + "\n";
   if (refinement_steps > 0 || precision_fallbacks > 0) {
     out += "  mixed precision: refinement steps " +
            std::to_string(refinement_steps) + ", fallbacks to double " +
