@@ -590,7 +590,9 @@ LinearSolverStatus MumpsSolver::Impl::Analyze(const SparsityPattern& p,
   // kAutoMixedMinFlops: small systems pay one analysis, large ones a second
   // symbolic pass with the same ordering (and have the double instance ready
   // for fallbacks).
-  LinearSolverStatus status;
+  // Every case of the switch sets it; the initial value only silences gcc's
+  // maybe-uninitialized analysis of the enum switch.
+  LinearSolverStatus status = LinearSolverStatus::kFailure;
   int infog7 = 0;
   switch (options.precision) {
     case FactorizationPrecision::kMixed:
