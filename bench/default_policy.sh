@@ -49,9 +49,10 @@ fi
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/blas_env.sh"
 
-rows=$(mktemp)
+rows=$(mktemp /tmp/default_policy_rows.XXXXXX)
+echo "default_policy.sh: raw rows in $rows" >&2
 measure=$(mktemp)
-trap 'rm -f "$rows" "$measure"' EXIT
+trap 'rm -f "$measure"' EXIT  # $rows is kept (its path is printed) if the report fails
 for set in "${sets[@]}"; do
   if [[ -d $set ]]; then files=("$set"/*.hdf5); else files=("$set"); fi
   for f in "${files[@]}"; do
@@ -64,7 +65,9 @@ for set in "${sets[@]}"; do
         # exit code 1 (not converged) is a result, not an error
         json=$(/usr/bin/time -f '%e %M' -o "$measure" \
                  "$fcsn" solve "$f" --solver "$solver" --tol "$tol" --json --no-history || true)
-        read -r wall rss <"$measure"
+        # GNU time writes "Command exited with non-zero status N" first when the solve did not
+        # converge: the measurement is the last line.
+        read -r wall rss < <(tail -n 1 "$measure")
         echo "{\"set\":\"${set%/}\",\"solver\":\"$solver\",\"wall_s\":$wall,\"rss_kb\":$rss,${json#\{}" >>"$rows"
       done
     done

@@ -761,8 +761,16 @@ void Solver::Impl::RunHybrid(Run* run) {
     }
     if (summary.status == SolverStatus::kTimeLimit || run->aborted) return;
   }
+  // Newton's stall test hands over to NSGS, which pays only where NSGS is
+  // Gauss-Seidel on W. Over the W budget the fallback is projected Jacobi,
+  // which does not contract on FEM walls: there Newton runs to its own end as
+  // pure Newton does (refined walls, tol 1e-8: with the stall test 100
+  // iterations and 150 Jacobi sweeps without convergence, 2 of 3 steps;
+  // without it 33 and 43 iterations, bench/results/default_policy.md), and
+  // Jacobi only follows hard failures.
+  const bool detect_stall = ChooseNsgsMethod(run) == NsgsMethod::kGaussSeidel;
   for (;;) {
-    RunNewton(run, /*detect_stall=*/true);
+    RunNewton(run, detect_stall);
     switch (summary.status) {
       case SolverStatus::kConverged:
       case SolverStatus::kMaxIterations:
