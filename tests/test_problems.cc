@@ -154,4 +154,18 @@ GlobalProblem MakeBoxStack(int boxes, double mu, double push, double h) {
   return problem;
 }
 
+GlobalProblem OneContact(double mu,
+                         const Eigen::Vector3d& f,
+                         const Eigen::Vector3d& w) {
+  GlobalProblem p;
+  p.M.resize(3, 3);
+  p.M.setIdentity();
+  p.H.resize(3, 3);
+  p.H.setIdentity();
+  p.f = f;
+  p.w = w;
+  p.mu = Eigen::VectorXd::Constant(1, mu);
+  return p;
+}
+
 }  // namespace fcsn::testing

@@ -35,6 +35,12 @@ GlobalProblem MakeLatticeOnFloor(int nx,
 // as a fraction of mu times the stack weight (0: at rest).
 GlobalProblem MakeBoxStack(int boxes, double mu, double push, double h = 1e-2);
 
+// One contact with M = I and H = I (so v = r + f and u = v + w), friction mu:
+// small analytic cases of the error measures.
+GlobalProblem OneContact(double mu,
+                         const Eigen::Vector3d& f,
+                         const Eigen::Vector3d& w);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_TEST_PROBLEMS_H_

@@ -18,6 +18,7 @@
 
 #include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
+#include "test_problems.h"
 #include "test_util.h"
 
 namespace fcsn {
@@ -93,20 +94,7 @@ void ExpectSameMeasures(const ErrorMeasures& a,
       << what << ": " << a.Describe() << " vs " << b.Describe();
 }
 
-// One contact with M = I, H = I: v = r + f, u = v + w.
-GlobalProblem OneContact(double mu,
-                         const Eigen::Vector3d& f,
-                         const Eigen::Vector3d& w) {
-  GlobalProblem p;
-  p.M.resize(3, 3);
-  p.M.setIdentity();
-  p.H.resize(3, 3);
-  p.H.setIdentity();
-  p.f = f;
-  p.w = w;
-  p.mu = Eigen::VectorXd::Constant(1, mu);
-  return p;
-}
+using testing::OneContact;  // M = I, H = I: v = r + f, u = v + w
 
 TEST(CriterionTest, EachMeasureCatchesItsOwnCondition) {
   const Eigen::Vector3d zero = Eigen::Vector3d::Zero();

@@ -18,6 +18,7 @@
 
 #include "fclib_test_files.h"
 #include "fcsn/fclib_io.h"
+#include "test_problems.h"
 #include "test_util.h"
 
 namespace fcsn {
@@ -143,21 +144,9 @@ TEST(ReferenceSolutions, CoverBothMStoragesOfCubeH8) {
 }
 
 // ----- Analytic cases on one contact with M = I, H = I (so v = r + f and u = v
-// + w).
+// + w): testing::OneContact.
 
-GlobalProblem OneContact(double mu,
-                         const Eigen::Vector3d& f,
-                         const Eigen::Vector3d& w) {
-  GlobalProblem p;
-  p.M.resize(3, 3);
-  p.M.setIdentity();
-  p.H.resize(3, 3);
-  p.H.setIdentity();
-  p.f = f;
-  p.w = w;
-  p.mu = Eigen::VectorXd::Constant(1, mu);
-  return p;
-}
+using testing::OneContact;
 
 TEST(ErrorMeasuresTest, TakeOffStickAndSlipSolutionsHaveZeroError) {
   {  // take-off: r = 0, u_N = 1 > 0
