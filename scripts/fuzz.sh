@@ -6,8 +6,8 @@
 # 2. fclib_reader_fuzzer: corrupted HDF5 bytes. Seeds: tests/fuzz/fclib_fuzz_seeds output plus the
 #    shared FCLib problems (../shared/data/gfc3d, read in place, never copied into the repository).
 #    libhdf5 1.10 itself crashes on some of them (SIGSEGV in its metadata cache, unchecked malloc): a
-#    crash whose innermost known frame is in libhdf5 is recorded in build-fuzz/libhdf5_crashes/ and the
-#    run continues; a crash, leak of the contract or timeout in fcsn's code fails.
+#    crash whose innermost known frame is in libhdf5 (scripts/crashed_in_libhdf5.sh) is recorded in
+#    build-fuzz/libhdf5_crashes/ and the run continues; a crash, leak or timeout in fcsn's code fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh --fuzz
@@ -28,10 +28,6 @@ common=(-rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -close_fd_mask=1)
 mkdir -p structure_corpus
 ./bin/fclib_structure_fuzzer "${common[@]}" -max_total_time="$seconds" structure_corpus
 
-# The innermost frame that is libhdf5's, fcsn's or the fuzz target's decides who crashed.
-crashed_in_libhdf5() {
-  grep -E '^ +#[0-9]+ ' "$1" | grep -m1 -E 'libhdf5|fcsn::|LLVMFuzzerTestOneInput' | grep -q libhdf5
-}
 ./bin/fclib_fuzz_seeds reader_seeds
 shared=../../shared/data/gfc3d
 [[ -d "$shared" ]] || shared=
@@ -43,7 +39,7 @@ while ((SECONDS < deadline)); do
     -artifact_prefix=reader_ reader_corpus reader_seeds ${shared:+"$shared"} 2>reader.log || status=$?
   ((status == 0)) && break
   artifact=$(ls -t reader_crash-* reader_oom-* reader_timeout-* 2>/dev/null | head -1 || true)
-  if [[ -n "$artifact" ]] && crashed_in_libhdf5 reader.log; then
+  if [[ -n "$artifact" ]] && ../scripts/crashed_in_libhdf5.sh reader.log; then
     mv "$artifact" libhdf5_crashes/
     cp reader.log "libhdf5_crashes/${artifact}.log"
     echo "fuzz.sh: libhdf5 crashed on $artifact (kept in $build_dir/libhdf5_crashes); continuing" >&2
