@@ -1,14 +1,12 @@
 // fcsn/problem.h: the global frictional contact problem in FCLib notation.
 //
-//   M v = H r + f,            M: n x n (symmetric positive definite in
-//   practice) u   = H^T v + w,          H: n x m, m = 3 nc, columns (3a, 3a+1,
-//   3a+2) belong to contact a K*_a  ∋  u_a + mu_a ||u_T,a|| e_N  ⟂  r_a  ∈  K_a
-//   = { ||r_T|| <= mu_a r_N },  a = 1..nc
+//   M v = H r + f,            M: n x n (symmetric positive definite in practice)
+//   u   = H^T v + w,          H: n x m, m = 3 nc, columns (3a, 3a+1, 3a+2) belong to contact a
+//   K*_a  ∋  u_a + mu_a ||u_T,a|| e_N  ⟂  r_a  ∈  K_a = { ||r_T|| <= mu_a r_N },  a = 1..nc
 //
-// Local frame order inside each 3-block: (N, T1, T2); r_N >= 0 is compressive,
-// u_N >= 0 separates. Optional equality constraints (G, b): M v = H r + G
-// lambda + f, G^T v + b = 0. fcsn does not support them yet: Validate() rejects
-// a problem that has them, it never drops them silently.
+// Local frame order inside each 3-block: (N, T1, T2); r_N >= 0 is compressive, u_N >= 0 separates.
+// Optional equality constraints (G, b): M v = H r + G lambda + f, G^T v + b = 0. fcsn does not
+// support them yet: Validate() rejects a problem that has them, it never drops them silently.
 #ifndef FCSN_PROBLEM_H_
 #define FCSN_PROBLEM_H_
 
@@ -46,8 +44,6 @@ struct GlobalProblem {
   std::string Validate() const;
 };
 
-// A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib
-// stores it.
 // U + U^T - diag(U) for the upper triangle U of a symmetric matrix (entries
 // below the diagonal are added to their mirror), compressed, U's pattern and
 // its mirror.
@@ -58,6 +54,8 @@ SparseMatrix SymmetricFromUpperTriangle(const SparseMatrix& upper);
 const GlobalProblem& WithFullM(const GlobalProblem& problem,
                                GlobalProblem* storage);
 
+// A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib
+// stores it.
 struct Solution {
   Eigen::VectorXd v;  // n
   Eigen::VectorXd u;  // m
