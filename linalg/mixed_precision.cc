@@ -45,11 +45,12 @@ MixedPrecisionFactorization::MixedPrecisionFactorization(
 void MixedPrecisionFactorization::Reset(const SparsityPattern* pattern) {
   pattern_ = pattern;
   use_low_ = false;
+  factorized_ = false;
   consecutive_fallbacks_ = 0;
 }
 
 bool MixedPrecisionFactorization::factorized() const {
-  return use_low_ ? low_->factorized() : high_->factorized();
+  return factorized_ && (use_low_ ? low_->factorized() : high_->factorized());
 }
 
 LinearSolverStatus MixedPrecisionFactorization::FactorizeHigh(
@@ -59,6 +60,13 @@ LinearSolverStatus MixedPrecisionFactorization::FactorizeHigh(
 }
 
 LinearSolverStatus MixedPrecisionFactorization::Factorize(
+    const double* values, std::string* message) {
+  const LinearSolverStatus status = FactorizeLowOrHigh(values, message);
+  factorized_ = status == LinearSolverStatus::kSuccess;
+  return status;
+}
+
+LinearSolverStatus MixedPrecisionFactorization::FactorizeLowOrHigh(
     const double* values, std::string* message) {
   values_.assign(values, values + pattern_->nnz());
   // Staying in double precision after repeated fallbacks is not a new

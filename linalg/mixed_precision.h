@@ -91,6 +91,9 @@ class MixedPrecisionFactorization final : public NumericFactorization {
   double refactorization_seconds() const { return refactorization_seconds_; }
 
  private:
+  // Factorize() without the bookkeeping of factorized_.
+  LinearSolverStatus FactorizeLowOrHigh(const double* values,
+                                        std::string* message);
   LinearSolverStatus FactorizeHigh(std::string* message);
   // True and *rhs = x when the refinement reaches the tolerance; false (rhs
   // unchanged) otherwise.
@@ -108,6 +111,7 @@ class MixedPrecisionFactorization final : public NumericFactorization {
   NumericFactorization* high_;
   const SparsityPattern* pattern_ = nullptr;
   bool use_low_ = false;
+  bool factorized_ = false;  // the last Factorize() succeeded
   int consecutive_fallbacks_ = 0;
   int refinement_steps_ = 0;
   int precision_fallbacks_ = 0;
