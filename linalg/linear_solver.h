@@ -32,6 +32,8 @@
 //     refactorization inside Solve() (mixed-precision fallback) counts in
 //     factorization_seconds.
 //   * Solve() never returns kSuccess with non-finite entries (kSingular).
+//   * n = 0 is an ordinary input: every phase succeeds without reaching the
+//     backend, and stats().ordering_used is "none".
 //   * Objects are not thread-safe; use one per thread.
 //
 // Usage:
@@ -47,7 +49,8 @@
 //
 // Backends: MUMPS sequential (mumps_solver.h), Eigen SparseLU
 // (eigen_sparse_solver.h), dense LU (dense_solver.h). All pass the same
-// conformance suite (tests/linalg/linear_solver_test.cc).
+// conformance suite (tests/linalg/linear_solver_test.cc); the checks below
+// are tested once per backend in tests/linalg/linear_solver_base_test.cc.
 #ifndef FCSN_LINALG_LINEAR_SOLVER_H_
 #define FCSN_LINALG_LINEAR_SOLVER_H_
 

@@ -150,7 +150,9 @@ LinearSolverStatus MapError(Phase phase,
 }
 
 // One MUMPS instance of arithmetic Real: JOB = -1 in Init(), JOB = -2 in the
-// destructor. The index arrays and PERM_IN belong to the caller (Impl) and
+// destructor. This is the implementation, with the MUMPS structure;
+// MumpsInstance<Real> (the header's macro-free face) forwards to it. The
+// index arrays and PERM_IN belong to the caller (MumpsAnalysisInput) and
 // outlive the instance's use of them.
 template <typename Real>
 class Instance {
@@ -404,11 +406,6 @@ template <typename Real>
 struct MumpsInstance<Real>::Impl {
   Instance<Real> instance;
 };
-
-template <typename Real>
-const char* MumpsInstance<Real>::ArithmeticName() {
-  return Instance<Real>::kName;
-}
 
 template <typename Real>
 MumpsInstance<Real>::MumpsInstance() : impl_(std::make_unique<Impl>()) {}

@@ -57,9 +57,6 @@ long long MumpsCount(int value);
 template <typename Real>
 class MumpsInstance {
  public:
-  // "double" or "single", for messages.
-  static const char* ArithmeticName();
-
   MumpsInstance();
   ~MumpsInstance();  // JOB = -2 if Init() succeeded
   MumpsInstance(const MumpsInstance&) = delete;
