@@ -148,7 +148,7 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
   if (std::string why = CheckPattern(pattern); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
-  const SteadyClock::time_point start = SteadyClock::now();
+  ScopedTimer timer(&stats_.analysis_seconds);
   pattern_ = pattern;
   ++stats_.analyses;
   stats_.estimated_factor_entries = 0;
@@ -160,7 +160,6 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
   } else {
     status = DoAnalyze(pattern_, message);
   }
-  stats_.analysis_seconds += SecondsSince(start);
   analyzed_ = status == LinearSolverStatus::kSuccess;
   if (analyzed_) Report(status, "", message);
   return status;
@@ -177,12 +176,11 @@ LinearSolverStatus LinearSolver::Factorize(const double* values,
   if (std::string why = CheckValues(values, pattern_); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
-  const SteadyClock::time_point start = SteadyClock::now();
+  ScopedTimer timer(&stats_.factorization_seconds);
   ++stats_.factorizations;
   const LinearSolverStatus status = pattern_.n == 0
                                         ? LinearSolverStatus::kSuccess
                                         : DoFactorize(values, message);
-  stats_.factorization_seconds += SecondsSince(start);
   factorized_ = status == LinearSolverStatus::kSuccess;
   if (factorized_) Report(status, "", message);
   return status;
