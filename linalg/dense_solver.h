@@ -23,22 +23,20 @@ class DenseSolver final : public LinearSolver {
   explicit DenseSolver(const LinearSolverOptions& options);
   ~DenseSolver() override;
 
-  LinearSolverStatus Analyze(const SparsityPattern& pattern,
-                             std::string* message) override;
-  LinearSolverStatus Factorize(const double* values,
-                               std::string* message) override;
-  LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
-                           std::string* message) override;
-  const LinearSolverStats& stats() const override { return stats_; }
-
   // Reciprocal 1-norm condition estimate of the last factorized matrix (0
   // before any).
   double rcond() const { return rcond_; }
 
  private:
+  LinearSolverStatus DoAnalyze(const SparsityPattern& pattern,
+                               std::string* message) override;
+  LinearSolverStatus DoFactorize(const double* values,
+                                 std::string* message) override;
+  LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
+                             std::string* message) override;
+
   struct Impl;  // keeps <Eigen/LU> out of this header
   std::unique_ptr<Impl> impl_;
-  LinearSolverStats stats_;
   double rcond_ = 0;
 };
 

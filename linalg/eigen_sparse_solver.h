@@ -23,18 +23,16 @@ class EigenSparseSolver final : public LinearSolver {
   explicit EigenSparseSolver(const LinearSolverOptions& options);
   ~EigenSparseSolver() override;
 
-  LinearSolverStatus Analyze(const SparsityPattern& pattern,
-                             std::string* message) override;
-  LinearSolverStatus Factorize(const double* values,
-                               std::string* message) override;
-  LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
-                           std::string* message) override;
-  const LinearSolverStats& stats() const override { return stats_; }
-
  private:
+  LinearSolverStatus DoAnalyze(const SparsityPattern& pattern,
+                               std::string* message) override;
+  LinearSolverStatus DoFactorize(const double* values,
+                                 std::string* message) override;
+  LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
+                             std::string* message) override;
+
   struct Impl;  // keeps <Eigen/SparseLU> out of this header
   std::unique_ptr<Impl> impl_;
-  LinearSolverStats stats_;
 };
 
 }  // namespace fcsn::internal

@@ -1,5 +1,6 @@
-// LinearSolver factory, status names and the argument checks shared by every
-// backend.
+// LinearSolver factory, status names, and the checks, state, counters and
+// timings shared by every backend (the template methods Analyze / Factorize /
+// Solve).
 #include "linalg/linear_solver.h"
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include "linalg/dense_solver.h"
 #include "linalg/eigen_sparse_solver.h"
 #include "linalg/mumps_solver.h"
+#include "linalg/stopwatch.h"
 
 namespace fcsn::internal {
 
@@ -102,6 +104,13 @@ LinearSolverStatus Report(LinearSolverStatus status,
   return status;
 }
 
+}  // namespace linalg_detail
+
+namespace {
+
+using linalg_detail::Report;
+
+// "" when `values` may be factorized on `pattern`, else a sentence.
 std::string CheckValues(const double* values, const SparsityPattern& pattern) {
   if (values == nullptr && pattern.nnz() > 0)
     return "the values pointer is null";
@@ -117,6 +126,7 @@ std::string CheckValues(const double* values, const SparsityPattern& pattern) {
   return "";
 }
 
+// "" when `rhs` may be solved for on an n x n system, else a sentence.
 std::string CheckRhs(const Eigen::VectorXd* rhs, int n) {
   if (rhs == nullptr) return "the right-hand side pointer is null";
   if (rhs->size() != n) {
@@ -127,38 +137,81 @@ std::string CheckRhs(const Eigen::VectorXd* rhs, int n) {
   return "";
 }
 
-LinearSolverStatus CheckFactorizeArguments(bool analyzed,
-                                           const double* values,
-                                           const SparsityPattern& pattern,
+}  // namespace
+
+LinearSolver::~LinearSolver() = default;
+
+LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
+                                         std::string* message) {
+  analyzed_ = false;
+  factorized_ = false;
+  if (std::string why = CheckPattern(pattern); !why.empty()) {
+    return Report(LinearSolverStatus::kInvalidInput, why, message);
+  }
+  ScopedTimer timer(&stats_.analysis_seconds);
+  pattern_ = pattern;
+  ++stats_.analyses;
+  stats_.estimated_factor_entries = 0;
+  stats_.estimated_flops = 0;
+  stats_.ordering_seconds = 0;
+  LinearSolverStatus status = LinearSolverStatus::kSuccess;
+  if (pattern.n == 0) {
+    stats_.ordering_used = "none";
+  } else {
+    status = DoAnalyze(pattern_, message);
+  }
+  analyzed_ = status == LinearSolverStatus::kSuccess;
+  if (analyzed_) Report(status, "", message);
+  return status;
+}
+
+LinearSolverStatus LinearSolver::Factorize(const double* values,
                                            std::string* message) {
-  if (!analyzed) {
+  factorized_ = false;
+  if (!analyzed_) {
     return Report(LinearSolverStatus::kNotReady,
                   "Factorize called before Analyze",
                   message);
   }
-  if (std::string why = CheckValues(values, pattern); !why.empty()) {
+  if (std::string why = CheckValues(values, pattern_); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
-  return LinearSolverStatus::kSuccess;
+  ScopedTimer timer(&stats_.factorization_seconds);
+  ++stats_.factorizations;
+  const LinearSolverStatus status = pattern_.n == 0
+                                        ? LinearSolverStatus::kSuccess
+                                        : DoFactorize(values, message);
+  factorized_ = status == LinearSolverStatus::kSuccess;
+  if (factorized_) Report(status, "", message);
+  return status;
 }
 
-LinearSolverStatus CheckSolveArguments(bool analyzed,
-                                       bool factorized,
-                                       const Eigen::VectorXd* rhs,
-                                       int n,
+LinearSolverStatus LinearSolver::Solve(Eigen::VectorXd* rhs,
                                        std::string* message) {
-  if (!factorized) {
+  if (!factorized_) {
     return Report(LinearSolverStatus::kNotReady,
-                  analyzed ? "Solve called without a successful Factorize"
-                           : "Solve called before Analyze and Factorize",
+                  analyzed_ ? "Solve called without a successful Factorize"
+                            : "Solve called before Analyze and Factorize",
                   message);
   }
-  if (std::string why = CheckRhs(rhs, n); !why.empty()) {
+  if (std::string why = CheckRhs(rhs, pattern_.n); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
-  return LinearSolverStatus::kSuccess;
+  const SteadyClock::time_point start = SteadyClock::now();
+  ++stats_.solves;
+  refactorization_seconds_ = 0;
+  LinearSolverStatus status = LinearSolverStatus::kSuccess;
+  if (pattern_.n > 0) status = DoSolve(rhs, message);
+  if (status == LinearSolverStatus::kSuccess && !rhs->allFinite()) {
+    status = Report(LinearSolverStatus::kSingular,
+                    "the solve produced non-finite entries: the matrix is "
+                    "numerically singular or too ill-conditioned",
+                    message);
+  }
+  stats_.factorization_seconds += refactorization_seconds_;
+  stats_.solve_seconds += SecondsSince(start) - refactorization_seconds_;
+  if (status == LinearSolverStatus::kSuccess) Report(status, "", message);
+  return status;
 }
-
-}  // namespace linalg_detail
 
 }  // namespace fcsn::internal

@@ -26,8 +26,14 @@
 //   * `message` may be nullptr; when given, it receives a readable sentence on
 //     failure and is cleared on success. Nothing is printed and no exception
 //     escapes.
-//   * Counters in stats() count calls that reached the backend, failed or
-//     not.
+//   * Counters and timings in stats() count the calls that passed the
+//     argument checks (and so reached the backend, or the n = 0 shortcut),
+//     failed or not. Each second is counted in one phase only: a
+//     refactorization inside Solve() (mixed-precision fallback) counts in
+//     factorization_seconds.
+//   * Solve() never returns kSuccess with non-finite entries (kSingular).
+//   * n = 0 is an ordinary input: every phase succeeds without reaching the
+//     backend, and stats().ordering_used is "none".
 //   * Objects are not thread-safe; use one per thread.
 //
 // Usage:
@@ -43,7 +49,8 @@
 //
 // Backends: MUMPS sequential (mumps_solver.h), Eigen SparseLU
 // (eigen_sparse_solver.h), dense LU (dense_solver.h). All pass the same
-// conformance suite (tests/linalg/linear_solver_test.cc).
+// conformance suite (tests/linalg/linear_solver_test.cc); the checks below
+// are tested once per backend in tests/linalg/linear_solver_base_test.cc.
 #ifndef FCSN_LINALG_LINEAR_SOLVER_H_
 #define FCSN_LINALG_LINEAR_SOLVER_H_
 
@@ -121,9 +128,25 @@ struct LinearSolverStats {
   int precision_fallbacks = 0;
 };
 
+// Template method (the checks are done once, here; backends hold only their
+// own work): the public, non-virtual Analyze / Factorize / Solve
+//   * check the call (pattern contract, phase order, finite values and
+//     right-hand side of the right size) and answer kInvalidInput or kNotReady
+//     without reaching the backend;
+//   * keep the state (analysed, factorized), the pattern and the counters and
+//     timings of stats();
+//   * answer n = 0 themselves (an empty system is solved by doing nothing);
+//   * call the private hooks DoAnalyze / DoFactorize / DoSolve, which see only
+//     checked arguments and n > 0, and return kSingular when a "successful"
+//     solve produced non-finite entries.
+// A backend fills the stats fields only it knows (ordering_used,
+// factor_entries, flops, estimates, workspace retries, refinement counters)
+// through mutable_stats().
 class LinearSolver {
  public:
-  virtual ~LinearSolver() = default;
+  virtual ~LinearSolver();
+  LinearSolver(const LinearSolver&) = delete;
+  LinearSolver& operator=(const LinearSolver&) = delete;
 
   // The backend selected by options.type; nullptr and a message if the options
   // are invalid or the backend is unavailable.
@@ -132,16 +155,50 @@ class LinearSolver {
 
   // Symbolic phase, once per pattern. Discards any previous analysis and the
   // factors.
-  virtual LinearSolverStatus Analyze(const SparsityPattern& pattern,
-                                     std::string* message) = 0;
+  LinearSolverStatus Analyze(const SparsityPattern& pattern,
+                             std::string* message);
   // Numeric LU of `values`: pattern.nnz() entries in the CSC order of the
   // analysed pattern.
-  virtual LinearSolverStatus Factorize(const double* values,
-                                       std::string* message) = 0;
+  LinearSolverStatus Factorize(const double* values, std::string* message);
   // rhs := J^-1 rhs with the last successful factorization; size n.
-  virtual LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
-                                   std::string* message) = 0;
-  virtual const LinearSolverStats& stats() const = 0;
+  LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
+                           std::string* message);
+  const LinearSolverStats& stats() const { return stats_; }
+
+ protected:
+  LinearSolver() = default;
+
+  // The pattern of the last Analyze() that passed CheckPattern().
+  const SparsityPattern& pattern() const { return pattern_; }
+  LinearSolverStats& mutable_stats() { return stats_; }
+  // For DoSolve: the factors were lost (a refactorization inside the solve
+  // failed); Solve() answers kNotReady until the next successful Factorize().
+  void DiscardFactorization() { factorized_ = false; }
+  // For DoSolve: `seconds` of the current solve refactorized the matrix (e.g.
+  // a fallback to double precision); they are counted once, in
+  // factorization_seconds, and not in solve_seconds.
+  void CountRefactorizationSeconds(double seconds) {
+    refactorization_seconds_ += seconds;
+  }
+
+ private:
+  // `pattern` satisfies CheckPattern() and has n > 0; the per-analysis stats
+  // (estimates, ordering_seconds) are already reset to 0.
+  virtual LinearSolverStatus DoAnalyze(const SparsityPattern& pattern,
+                                       std::string* message) = 0;
+  // After a successful DoAnalyze; `values` holds pattern().nnz() finite
+  // entries.
+  virtual LinearSolverStatus DoFactorize(const double* values,
+                                         std::string* message) = 0;
+  // After a successful DoFactorize; *rhs has n finite entries.
+  virtual LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
+                                     std::string* message) = 0;
+
+  SparsityPattern pattern_;
+  bool analyzed_ = false;
+  bool factorized_ = false;
+  double refactorization_seconds_ = 0;  // of the current Solve() call
+  LinearSolverStats stats_;
 };
 
 namespace linalg_detail {
@@ -150,24 +207,6 @@ namespace linalg_detail {
 LinearSolverStatus Report(LinearSolverStatus status,
                           const std::string& text,
                           std::string* message);
-
-// Common argument checks shared by the backends. "" when fine, else a sentence.
-std::string CheckValues(const double* values, const SparsityPattern& pattern);
-std::string CheckRhs(const Eigen::VectorXd* rhs, int n);
-
-// The state and argument checks every backend's Factorize and Solve start with:
-// kNotReady before Analyze (or, for Solve, without valid factors),
-// kInvalidInput for bad values or right-hand side, kSuccess when the call may
-// proceed. The sentence goes to *message (nullable).
-LinearSolverStatus CheckFactorizeArguments(bool analyzed,
-                                           const double* values,
-                                           const SparsityPattern& pattern,
-                                           std::string* message);
-LinearSolverStatus CheckSolveArguments(bool analyzed,
-                                       bool factorized,
-                                       const Eigen::VectorXd* rhs,
-                                       int n,
-                                       std::string* message);
 
 }  // namespace linalg_detail
 

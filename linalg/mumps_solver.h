@@ -1,23 +1,32 @@
 // linalg/mumps_solver.h: LinearSolver on sequential MUMPS (unsymmetric LU,
 // SYM = 0).
 //
-// One MUMPS instance lives as long as the object (formulations.md §4.4):
-//   JOB = -1 in Create(),     JOB = 1 (analysis) in Analyze(),
-//   JOB = 2 in Factorize(),   JOB = 3 in Solve(),   JOB = -2 in the destructor.
-// The 1-based coordinate arrays IRN/JCN are built once in Analyze();
-// Factorize() only copies the values into MUMPS' A array (same order).
+// The MUMPS instances (mumps_instance.h) live as long as the object
+// (formulations.md §4.4): JOB = -1 in Create(), JOB = 1 (analysis) in
+// Analyze(), JOB = 2 in Factorize(), JOB = 3 in Solve(), JOB = -2 in the
+// destructor. The 1-based coordinate arrays IRN/JCN are built once in
+// Analyze(); Factorize() only copies the values into MUMPS' A array (same
+// order).
 //
 // Ordering: Ordering::kMetis computes METIS_NodeND (ordering.h) and passes it
 // as PERM_IN with ICNTL(7) = 1; kScotch, kAmd and kAuto set ICNTL(7) = 3, 0,
 // 7. stats().ordering_used is read back from INFOG(7), so a silent fallback of
 // MUMPS is visible.
 //
-// Errors: every negative INFO(1) of any phase is translated in one function
-// (mumps_solver.cc, MapError). Workspace shortage is retried with a doubled
-// ICNTL(14). A numerically singular J (INFO(1) = -10, or null pivots found by
-// ICNTL(24)) gives kSingular, and Solve() never uses those factors.
+// Precision (LinearSolverOptions::precision): kDouble factorizes with d-MUMPS;
+// kMixed decorates s-MUMPS with the refinement and fallback of
+// mixed_precision.h, the d-MUMPS instance being created and analysed at the
+// first fallback on a pattern; kAuto analyses with d-MUMPS and uses the mixed
+// scheme for the patterns whose estimated factorization reaches
+// kAutoMixedMinFlops (mumps_solver.cc). Both instances share the coordinates,
+// the ordering (computed once) and the ICNTL(14) relaxation.
 //
-// No MUMPS type or macro appears in this header: the instance lives behind a
+// Errors: MUMPS' INFO(1) < 0 is translated in mumps_instance.cc. Workspace
+// shortage is retried with a doubled ICNTL(14). A numerically singular J
+// (INFO(1) = -10, or null pivots found by ICNTL(24)) gives kSingular, and
+// Solve() never uses those factors.
+//
+// No MUMPS type or macro appears in this header: the instances live behind a
 // pimpl.
 #ifndef FCSN_LINALG_MUMPS_SOLVER_H_
 #define FCSN_LINALG_MUMPS_SOLVER_H_
@@ -37,34 +46,34 @@ class MumpsSolver final : public LinearSolver {
   static std::unique_ptr<MumpsSolver> Create(const LinearSolverOptions& options,
                                              std::string* message);
   ~MumpsSolver() override;
-  MumpsSolver(const MumpsSolver&) = delete;
-  MumpsSolver& operator=(const MumpsSolver&) = delete;
-
-  LinearSolverStatus Analyze(const SparsityPattern& pattern,
-                             std::string* message) override;
-  LinearSolverStatus Factorize(const double* values,
-                               std::string* message) override;
-  LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
-                           std::string* message) override;
-  const LinearSolverStats& stats() const override;
 
   // Advanced: analysis with a caller-given elimination order, where
   // position[i] is the 0-based pivot position of variable i (METIS' iperm
   // convention, see ordering.h). It is passed as PERM_IN with ICNTL(7) = 1
   // whatever options.ordering says; stats().ordering_used becomes "user".
+  // kInvalidInput if `position` is not a permutation of 0..n-1.
   LinearSolverStatus AnalyzeWithOrdering(const SparsityPattern& pattern,
                                          const std::vector<int>& position,
                                          std::string* message);
 
   // Advanced, read-only diagnostics: MUMPS' INFOG(i) and ICNTL(i), 1-based as
-  // in the MUMPS user guide (1 <= i <= 80, resp. 60). Meant for tests and
-  // expert logging; 0 when i is out of range.
+  // in the MUMPS user guide (1 <= i <= 80, resp. 60), of the instance whose
+  // factors are in use. Meant for tests and expert logging; 0 when i is out
+  // of range.
   int Infog(int i) const;
   int Icntl(int i) const;
 
  private:
   struct Impl;
-  explicit MumpsSolver(std::unique_ptr<Impl> impl);
+  explicit MumpsSolver(const LinearSolverOptions& options);
+
+  LinearSolverStatus DoAnalyze(const SparsityPattern& pattern,
+                               std::string* message) override;
+  LinearSolverStatus DoFactorize(const double* values,
+                                 std::string* message) override;
+  LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
+                             std::string* message) override;
+
   std::unique_ptr<Impl> impl_;
 };
 

@@ -269,4 +269,22 @@ TestSystem Arrowhead(int n) {
   return FromTriplets(n, t);
 }
 
+TestSystem NearlyDependentRows(double tiny) {
+  const TestSystem base = RandomUnsymmetric(150, 3, 0.2, 21);
+  std::vector<std::tuple<int, int, double>> triplets;
+  for (int j = 0; j < base.pattern.n; ++j) {
+    for (int p = base.pattern.col_ptr[j]; p < base.pattern.col_ptr[j + 1];
+         ++p) {
+      const int i = base.pattern.row_index[p];
+      if (i == 40) {
+        triplets.emplace_back(40, j, tiny * base.values[p]);
+        continue;
+      }
+      triplets.emplace_back(i, j, base.values[p]);
+      if (i == 12) triplets.emplace_back(40, j, base.values[p] * 0.3);
+    }
+  }
+  return FromTriplets(150, triplets);
+}
+
 }  // namespace fcsn::testing

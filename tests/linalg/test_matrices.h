@@ -76,6 +76,12 @@ TestSystem Laplacian3D(int k);
 // dominant.
 TestSystem Arrowhead(int n);
 
+// RandomUnsymmetric(150, 3, 0.2, 21) with row 40 := 0.3 * row 12 + tiny *
+// (row 40's own entries): nonsingular for tiny != 0 with a condition number
+// of order 1 / tiny (singular for tiny = 0). Ill-conditioned enough at
+// tiny = 1e-9 for a single-precision LU (eps 6e-8) to be no preconditioner.
+TestSystem NearlyDependentRows(double tiny);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_LINALG_TEST_MATRICES_H_

@@ -1,0 +1,470 @@
+// MUMPS instance wrapper: the job calls, the control parameters (Configure())
+// and the one translation of INFO(1) < 0 (MapError()), shared by d-MUMPS and
+// s-MUMPS through the Arithmetic<Real> traits.
+#include "linalg/mumps_instance.h"
+
+#include <dmumps_c.h>
+#include <smumps_c.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+namespace fcsn::internal {
+namespace {
+
+static_assert(std::is_same_v<MUMPS_INT, int>,
+              "fcsn passes int index arrays to MUMPS");
+
+// MUMPS JOB values.
+constexpr int kJobInit = -1;
+constexpr int kJobEnd = -2;
+constexpr int kJobAnalyze = 1;
+constexpr int kJobFactorize = 2;
+constexpr int kJobSolve = 3;
+// COMM_FORTRAN value meaning MPI_COMM_WORLD; the sequential library's fake MPI
+// accepts it.
+constexpr int kUseCommWorld = -987654;
+// Upper bound on the ICNTL(14) relaxation reached by the workspace retries.
+constexpr int kMaxRelaxationPercent = 1000000;
+// The MUMPS C structure and entry point of each arithmetic.
+template <typename Real>
+struct Arithmetic;
+template <>
+struct Arithmetic<double> {
+  using Struc = DMUMPS_STRUC_C;
+  static void Run(Struc* id) { dmumps_c(id); }
+};
+template <>
+struct Arithmetic<float> {
+  using Struc = SMUMPS_STRUC_C;
+  static void Run(Struc* id) { smumps_c(id); }
+};
+
+// 1-based accessors, so that the code reads like the user guide.
+template <typename Struc>
+int& IcntlOf(Struc& id, int i) {
+  return id.icntl[i - 1];
+}
+template <typename Struc>
+auto& CntlOf(Struc& id, int i) {
+  return id.cntl[i - 1];
+}
+template <typename Struc>
+int InfogOf(const Struc& id, int i) {
+  return id.infog[i - 1];
+}
+template <typename Struc>
+double RinfogOf(const Struc& id, int i) {
+  return id.rinfog[i - 1];
+}
+
+enum class Phase { kInit, kAnalysis, kFactorization, kSolve };
+const char* PhaseName(Phase phase) {
+  switch (phase) {
+    case Phase::kInit:
+      return "initialization (JOB=-1)";
+    case Phase::kAnalysis:
+      return "analysis (JOB=1)";
+    case Phase::kFactorization:
+      return "factorization (JOB=2)";
+    case Phase::kSolve:
+      return "solve (JOB=3)";
+  }
+  return "?";
+}
+
+// Codes cured by a larger ICNTL(14) followed by a new factorization.
+bool IsWorkspaceError(int info1) {
+  switch (info1) {
+    case -8:   // integer workarray IS too small for factorization
+    case -9:   // real workarray S too small for factorization
+    case -11:  // real workarray S too small for solution
+    case -14:  // integer workarray IS too small for solution
+    case -15:  // integer workarray IS too small for refinement / analysis
+    case -17:  // internal send buffer too small
+    case -20:  // internal reception buffer too small
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The one place where MUMPS' INFO(1) < 0 becomes a status and a sentence.
+LinearSolverStatus MapError(Phase phase,
+                            const char* arithmetic,
+                            int info1,
+                            int info2,
+                            int relaxation_percent,
+                            std::string* message) {
+  const std::string where = std::string("MUMPS ") + PhaseName(phase) + " (" +
+                            arithmetic +
+                            ") failed: INFO(1) = " + std::to_string(info1) +
+                            ", INFO(2) = " + std::to_string(info2) + ": ";
+  auto report = [&](LinearSolverStatus status, const std::string& what) {
+    return linalg_detail::Report(status, where + what, message);
+  };
+  if (IsWorkspaceError(info1)) {
+    return report(
+        LinearSolverStatus::kOutOfMemory,
+        "internal workspace too small even after enlarging ICNTL(14) to " +
+            std::to_string(relaxation_percent) + "%");
+  }
+  switch (info1) {
+    case -10:
+      return report(LinearSolverStatus::kSingular,
+                    "the matrix is numerically singular (" +
+                        std::to_string(info2) + " pivots eliminated)");
+    case -6:
+      return report(LinearSolverStatus::kSingular,
+                    "the matrix is structurally singular (structural rank " +
+                        std::to_string(info2) + ")");
+    case -5:
+    case -7:
+    case -13:
+      return report(LinearSolverStatus::kOutOfMemory,
+                    "allocation failed (INFO(2) = requested size, in millions "
+                    "if negative)");
+    case -19:
+      return report(LinearSolverStatus::kOutOfMemory,
+                    "ICNTL(23) memory cap too small");
+    case -2:
+      return report(LinearSolverStatus::kInvalidInput, "NNZ out of range");
+    case -16:
+      return report(LinearSolverStatus::kInvalidInput, "N out of range");
+    case -4:
+      return report(LinearSolverStatus::kInvalidInput,
+                    "invalid PERM_IN entry at position INFO(2)");
+    case -22:
+      return report(LinearSolverStatus::kInvalidInput,
+                    "an input array pointer is invalid");
+    case -3:
+      return report(LinearSolverStatus::kNotReady,
+                    "phases called out of order");
+    default:
+      return report(LinearSolverStatus::kFailure,
+                    "see the MUMPS user guide, section on errors");
+  }
+}
+
+// One MUMPS instance of arithmetic Real: JOB = -1 in Init(), JOB = -2 in the
+// destructor. This is the implementation, with the MUMPS structure;
+// MumpsInstance<Real> (the header's macro-free face) forwards to it. The
+// index arrays and PERM_IN belong to the caller (MumpsAnalysisInput) and
+// outlive the instance's use of them.
+template <typename Real>
+class Instance {
+ public:
+  using Struc = typename Arithmetic<Real>::Struc;
+  static constexpr const char* kName =
+      std::is_same_v<Real, double> ? "double" : "single";
+
+  Instance() = default;
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+  ~Instance() {
+    if (initialized_) Call(kJobEnd);
+  }
+
+  LinearSolverStatus Init(const LinearSolverOptions& options,
+                          std::string* message) {
+    options_ = options;
+    // The host takes part in the factorization (it is the only process).
+    id_.par = 1;
+    // Unsymmetric LU.
+    id_.sym = 0;
+    id_.comm_fortran = kUseCommWorld;
+    Call(kJobInit);
+    if (InfogOf(id_, 1) < 0) return Error(Phase::kInit, message);
+    initialized_ = true;
+    Configure();
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // Analysis (JOB = 1) on the 1-based coordinates irn/jcn; `perm_in` (1-based
+  // pivot positions) is used with ICNTL(7) = 1, otherwise ICNTL(7) = icntl7.
+  LinearSolverStatus Analyze(MumpsAnalysisInput* input, std::string* message) {
+    analyzed_ = false;
+    factorized_ = false;
+    values_.assign(input->irn.size(), Real(0));
+    // Ordering: PERM_IN (fcsn's METIS or the caller's) when given, else
+    // MUMPS' own AMD, SCOTCH or automatic choice.
+    IcntlOf(id_, 7) = input->perm_in.empty() ? input->icntl7 : 1;
+    id_.n = input->n;
+    id_.nz = static_cast<int>(input->irn.size());
+    id_.nnz = static_cast<int64_t>(input->irn.size());
+    id_.irn = input->irn.data();
+    id_.jcn = input->jcn.data();
+    id_.a = values_.data();
+    id_.perm_in = input->perm_in.empty() ? nullptr : input->perm_in.data();
+    Call(kJobAnalyze);
+    if (InfogOf(id_, 1) < 0) return Error(Phase::kAnalysis, message);
+    analyzed_ = true;
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // Numeric factorization (JOB = 2) of `values` (pattern order), with
+  // workspace retries; null pivots (ICNTL(24)) are reported as kSingular and
+  // the factors not used.
+  LinearSolverStatus Factorize(const Real* values,
+                               MumpsWorkspace* workspace,
+                               std::string* message) {
+    factorized_ = false;
+    std::copy(values, values + values_.size(), values_.begin());
+    for (int attempt = 0;; ++attempt) {
+      // Working-space relaxation in percent; raised by the workspace retries.
+      IcntlOf(id_, 14) = workspace->relaxation_percent;
+      id_.a = values_.data();
+      Call(kJobFactorize);
+      const int info1 = InfogOf(id_, 1);
+      if (info1 >= 0) break;
+      if (!EnlargeWorkspace(info1, attempt, workspace)) {
+        return Error(Phase::kFactorization, message);
+      }
+    }
+    if (options_.detect_null_pivots && InfogOf(id_, 28) > 0) {
+      return linalg_detail::Report(
+          LinearSolverStatus::kSingular,
+          std::string("MUMPS factorization (JOB=2, ") + kName + ") found " +
+              std::to_string(InfogOf(id_, 28)) +
+              " null pivot(s) (INFOG(28)): the matrix is numerically singular",
+          message);
+    }
+    factorized_ = true;
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // Solve (JOB = 3) in place on rhs (n entries). A workspace shortage enlarges
+  // ICNTL(14), refactorizes the same values and solves again.
+  LinearSolverStatus Solve(Real* rhs,
+                           MumpsWorkspace* workspace,
+                           std::string* message) {
+    const int n = id_.n;
+    saved_rhs_.assign(rhs, rhs + n);
+    for (int attempt = 0;; ++attempt) {
+      id_.nrhs = 1;
+      id_.lrhs = n;
+      id_.rhs = rhs;
+      Call(kJobSolve);
+      const int info1 = InfogOf(id_, 1);
+      if (info1 >= 0) break;
+      if (!EnlargeWorkspace(info1, attempt, workspace)) {
+        return Error(Phase::kSolve, message);
+      }
+      const std::vector<Real> values = values_;
+      if (LinearSolverStatus status =
+              Factorize(values.data(), workspace, message);
+          status != LinearSolverStatus::kSuccess) {
+        return status;
+      }
+      std::copy(saved_rhs_.begin(), saved_rhs_.end(), rhs);
+    }
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  bool analyzed() const { return analyzed_; }
+  bool factorized() const { return factorized_; }
+  int infog(int i) const { return InfogOf(id_, i); }
+  double rinfog(int i) const { return RinfogOf(id_, i); }
+  int icntl(int i) const { return id_.icntl[i - 1]; }
+
+ private:
+  void Call(int job) {
+    id_.job = job;
+    Arithmetic<Real>::Run(&id_);
+  }
+
+  // After INFO(1) = info1 < 0 at retry `attempt`: true, with the ICNTL(14)
+  // relaxation doubled, when a larger workspace may cure the failure and
+  // retries are left.
+  bool EnlargeWorkspace(int info1,
+                        int attempt,
+                        MumpsWorkspace* workspace) const {
+    if (!IsWorkspaceError(info1) || attempt >= options_.max_workspace_retries) {
+      return false;
+    }
+    workspace->relaxation_percent = std::min(
+        std::max(2 * workspace->relaxation_percent, 10), kMaxRelaxationPercent);
+    ++workspace->retries;
+    return true;
+  }
+
+  LinearSolverStatus Error(Phase phase, std::string* message) const {
+    return MapError(
+        phase, kName, InfogOf(id_, 1), InfogOf(id_, 2), id_.icntl[13], message);
+  }
+
+  // Sets every control parameter fcsn relies on (JOB = -1 has just reset them
+  // to their defaults). One parameter per line; meanings from the 5.5 guide.
+  void Configure() {
+    // Output streams for errors, diagnostics, global information: suppressed,
+    // and printing level 0. The library never prints.
+    IcntlOf(id_, 1) = 0;
+    IcntlOf(id_, 2) = 0;
+    IcntlOf(id_, 3) = 0;
+    IcntlOf(id_, 4) = 0;
+    // Matrix input: assembled coordinate format (IRN/JCN/A), centralized.
+    IcntlOf(id_, 5) = 0;
+    IcntlOf(id_, 18) = 0;
+    // Column permutation to a zero-free diagonal: structural only (1).
+    // Analyze() has no values, and the value-based variants (2-7) would read
+    // A during the analysis. MUMPS ignores ICNTL(6) when the ordering is given
+    // (ICNTL(7) = 1): threshold pivoting with delayed pivots then handles the
+    // zero diagonal entries of stick contacts.
+    IcntlOf(id_, 6) = 1;
+    // Scaling: automatic; here computed at each factorization from its values.
+    IcntlOf(id_, 8) = 77;
+    // No iterative refinement inside MUMPS (the Newton loop corrects the step
+    // anyway; mixed precision refines in double precision itself).
+    IcntlOf(id_, 10) = 0;
+    // No error-analysis statistics (they cost extra matrix-vector products).
+    IcntlOf(id_, 11) = 0;
+    // Working-space relaxation in percent (set again before each
+    // factorization).
+    IcntlOf(id_, 14) = options_.workspace_relaxation_percent;
+    // Dense centralized right-hand side; the solution overwrites it.
+    IcntlOf(id_, 20) = 0;
+    IcntlOf(id_, 21) = 0;
+    // In-core factorization.
+    IcntlOf(id_, 22) = 0;
+    // No cap on working memory: sized from the estimate and ICNTL(14).
+    IcntlOf(id_, 23) = 0;
+    // Null-pivot row detection (INFOG(28) counts them; reported as singular).
+    IcntlOf(id_, 24) = options_.detect_null_pivots ? 1 : 0;
+    // Sequential analysis: ICNTL(7) chooses the ordering.
+    IcntlOf(id_, 28) = 1;
+    // Keep the factors after factorization: Solve() needs them.
+    IcntlOf(id_, 31) = 0;
+    // No determinant.
+    IcntlOf(id_, 33) = 0;
+    // No block low-rank compression: full-rank, exact factors.
+    IcntlOf(id_, 35) = 0;
+    // Relative threshold of numerical partial pivoting (unsymmetric default).
+    CntlOf(id_, 1) = 0.01;
+    // Null-pivot threshold: CNTL(3) > 0 is relative to ||A_pre||_inf; 0 means
+    // MUMPS' default eps * 1e-5 * ||A_pre|| (eps of the arithmetic). CNTL(3) <
+    // 0 (absolute) is not exposed.
+    CntlOf(id_, 3) = static_cast<Real>(options_.null_pivot_threshold);
+    // Static pivoting off: no silent perturbation of small pivots.
+    CntlOf(id_, 4) = -1;
+  }
+
+  LinearSolverOptions options_;
+  Struc id_ = {};
+  bool initialized_ = false;
+  bool analyzed_ = false;
+  bool factorized_ = false;
+  std::vector<Real> values_;     // MUMPS' A array, in the pattern's CSC order
+  std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
+};
+
+}  // namespace
+
+// Name of the ordering MUMPS reports in INFOG(7).
+std::string MumpsOrderingName(int infog7, bool given_is_metis) {
+  switch (infog7) {
+    case 0:
+      return "amd";
+    case 1:
+      return given_is_metis ? "metis" : "user";
+    case 2:
+      return "amf";
+    case 3:
+      return "scotch";
+    case 4:
+      return "pord";
+    case 5:
+      return "metis-mumps";
+    case 6:
+      return "qamd";
+    default:
+      return "unknown";
+  }
+}
+
+int MumpsOrderingIcntl7(Ordering ordering) {
+  switch (ordering) {
+    case Ordering::kMetis:
+      return 1;  // given by fcsn through PERM_IN
+    case Ordering::kScotch:
+      return 3;
+    case Ordering::kAmd:
+      return 0;
+    case Ordering::kAuto:
+      return 7;
+  }
+  return 7;
+}
+
+long long MumpsCount(int value) {
+  return value >= 0 ? value : -static_cast<long long>(value) * 1000000LL;
+}
+
+template <typename Real>
+struct MumpsInstance<Real>::Impl {
+  Instance<Real> instance;
+};
+
+template <typename Real>
+MumpsInstance<Real>::MumpsInstance() : impl_(std::make_unique<Impl>()) {}
+
+template <typename Real>
+MumpsInstance<Real>::~MumpsInstance() = default;
+
+template <typename Real>
+LinearSolverStatus MumpsInstance<Real>::Init(const LinearSolverOptions& options,
+                                             std::string* message) {
+  return impl_->instance.Init(options, message);
+}
+
+template <typename Real>
+LinearSolverStatus MumpsInstance<Real>::Analyze(MumpsAnalysisInput* input,
+                                                std::string* message) {
+  return impl_->instance.Analyze(input, message);
+}
+
+template <typename Real>
+LinearSolverStatus MumpsInstance<Real>::Factorize(const Real* values,
+                                                  MumpsWorkspace* workspace,
+                                                  std::string* message) {
+  return impl_->instance.Factorize(values, workspace, message);
+}
+
+template <typename Real>
+LinearSolverStatus MumpsInstance<Real>::Solve(Real* rhs,
+                                              MumpsWorkspace* workspace,
+                                              std::string* message) {
+  return impl_->instance.Solve(rhs, workspace, message);
+}
+
+template <typename Real>
+bool MumpsInstance<Real>::analyzed() const {
+  return impl_->instance.analyzed();
+}
+
+template <typename Real>
+bool MumpsInstance<Real>::factorized() const {
+  return impl_->instance.factorized();
+}
+
+template <typename Real>
+int MumpsInstance<Real>::infog(int i) const {
+  return impl_->instance.infog(i);
+}
+
+template <typename Real>
+double MumpsInstance<Real>::rinfog(int i) const {
+  return impl_->instance.rinfog(i);
+}
+
+template <typename Real>
+int MumpsInstance<Real>::icntl(int i) const {
+  return impl_->instance.icntl(i);
+}
+
+template class MumpsInstance<float>;
+template class MumpsInstance<double>;
+
+}  // namespace fcsn::internal

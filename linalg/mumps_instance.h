@@ -1,0 +1,96 @@
+// linalg/mumps_instance.h: one sequential MUMPS instance (unsymmetric LU,
+// SYM = 0, PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float.
+//
+// RAII over the MUMPS job sequence of formulations.md §4.4:
+//   Init()      JOB = -1, then every ICNTL/CNTL fcsn relies on, one per line;
+//   Analyze()   JOB = 1 on the 1-based coordinates of MumpsAnalysisInput, with
+//               PERM_IN (ICNTL(7) = 1) when given;
+//   Factorize() JOB = 2, retried with a doubled ICNTL(14) on workspace
+//               shortage; null pivots (ICNTL(24), INFOG(28) > 0) -> kSingular;
+//   Solve()     JOB = 3 in place, with the same retry (refactorize, solve again);
+//   destructor  JOB = -2.
+// Every INFO(1) < 0 becomes a LinearSolverStatus and a sentence in one
+// function (mumps_instance.cc, MapError). Parameter meanings follow the MUMPS
+// 5.5 user guide (Debian 12 ships 5.5.1).
+//
+// No MUMPS type or macro appears in this header: the MUMPS structure lives
+// behind a pimpl, and the template is instantiated for float and double in
+// mumps_instance.cc only.
+#ifndef FCSN_LINALG_MUMPS_INSTANCE_H_
+#define FCSN_LINALG_MUMPS_INSTANCE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "linalg/linear_solver.h"
+
+namespace fcsn::internal {
+
+// The analysed pattern in MUMPS' terms, shared by the instances of both
+// arithmetics; it must outlive their use of it (MUMPS keeps the pointers).
+struct MumpsAnalysisInput {
+  int n = 0;
+  // 1-based row and column of each entry, in the pattern's CSC order.
+  std::vector<int> irn, jcn;
+  // 1-based pivot position of each variable (PERM_IN); empty when MUMPS
+  // orders itself with ICNTL(7) = icntl7.
+  std::vector<int> perm_in;
+  int icntl7 = 7;
+};
+
+// Workspace policy shared by the instances of one solver: the ICNTL(14)
+// relaxation in percent (doubled by each retry and kept for later
+// factorizations) and the retries spent.
+struct MumpsWorkspace {
+  int relaxation_percent = 0;
+  int retries = 0;
+};
+
+// ICNTL(7) for `ordering` (1 for kMetis: the ordering is given by fcsn).
+int MumpsOrderingIcntl7(Ordering ordering);
+// Name of the ordering MUMPS reports in INFOG(7) (LinearSolverStats).
+std::string MumpsOrderingName(int infog7, bool given_is_metis);
+// An INFOG count: overflowing counts are returned negative, in millions.
+long long MumpsCount(int value);
+
+template <typename Real>
+class MumpsInstance {
+ public:
+  MumpsInstance();
+  ~MumpsInstance();  // JOB = -2 if Init() succeeded
+  MumpsInstance(const MumpsInstance&) = delete;
+  MumpsInstance& operator=(const MumpsInstance&) = delete;
+
+  // JOB = -1 and the control parameters (once per instance).
+  LinearSolverStatus Init(const LinearSolverOptions& options,
+                          std::string* message);
+  // JOB = 1 on `input` (kept by pointer until the next Analyze()).
+  LinearSolverStatus Analyze(MumpsAnalysisInput* input, std::string* message);
+  // JOB = 2 on `values` (pattern order, copied).
+  LinearSolverStatus Factorize(const Real* values,
+                               MumpsWorkspace* workspace,
+                               std::string* message);
+  // JOB = 3 in place on rhs (n entries).
+  LinearSolverStatus Solve(Real* rhs,
+                           MumpsWorkspace* workspace,
+                           std::string* message);
+
+  bool analyzed() const;
+  bool factorized() const;
+  // 1-based as in the user guide; the caller checks the range.
+  int infog(int i) const;
+  double rinfog(int i) const;
+  int icntl(int i) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+extern template class MumpsInstance<float>;
+extern template class MumpsInstance<double>;
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_LINALG_MUMPS_INSTANCE_H_
