@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fcsn/error_measures.h"
@@ -31,12 +32,6 @@ constexpr int kStallSweeps = 10;
 // 6e-5 / 4e-10), a quarter step is 3 to 10 times slower.
 constexpr double kJacobiRelaxation = 0.5;
 
-double Median(std::vector<double> values) {
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  return values[mid];
-}
-
 }  // namespace
 
 NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
@@ -46,8 +41,7 @@ NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
   r_previous_.setZero(delassus.m());
 
   // rho from W_aa; contacts with W_aa ≈ 0 (attached to no free dof) take the
-  // median of the others (formulations.md §5), or 1 if no contact has a usable
-  // W_aa.
+  // median of the others (MedianOfUsable, formulations.md §5).
   std::vector<char> valid(nc, 0);
   std::vector<double> rho_n;
   std::vector<double> rho_t;
@@ -66,15 +60,13 @@ NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
       rho_ref.push_back(scaling_[a].rho_ref);
     }
   }
-  if (!rho_n.empty()) {
-    const double median_n = Median(rho_n);
-    const double median_t = Median(rho_t);
-    const double median_ref = Median(rho_ref);
-    for (int a = 0; a < nc; ++a) {
-      if (!valid[a]) {
-        scaling_[a].rho_ac = Eigen::Vector3d(median_n, median_t, median_t);
-        scaling_[a].rho_ref = median_ref;
-      }
+  const double median_n = MedianOfUsable(std::move(rho_n));
+  const double median_t = MedianOfUsable(std::move(rho_t));
+  const double median_ref = MedianOfUsable(std::move(rho_ref));
+  for (int a = 0; a < nc; ++a) {
+    if (!valid[a]) {
+      scaling_[a].rho_ac = Eigen::Vector3d(median_n, median_t, median_t);
+      scaling_[a].rho_ref = median_ref;
     }
   }
   for (int a = 0; a < nc; ++a) rho_fp_[a] = scaling_[a].rho_ref;
@@ -228,7 +220,7 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
                            Eigen::VectorXd* v,
                            const NsgsCheckCallback& on_check) {
   if (problem.nc() != delassus_.nc() || problem.m() != delassus_.m() ||
-      problem.n() != delassus_.factorization().n() ||
+      problem.n() != delassus_.n() ||
       delassus_.factorization_type() == MFactorizationType::kNone) {
     NsgsResult result;
     result.message = "NSGS: the Delassus data do not match the problem (" +
@@ -253,13 +245,13 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
       });
 }
 
-ProjectedJacobiSolver::ProjectedJacobiSolver(const Ldlt& ldlt,
-                                             const Eigen::VectorXd& rho,
-                                             double q_free_norm)
-    : ldlt_(ldlt), q_free_norm_(q_free_norm) {
-  const int n = static_cast<int>(ldlt.rows());
+ProjectedJacobiSolver::ProjectedJacobiSolver(
+    const MFactorization& factorization,
+    const Eigen::VectorXd& rho,
+    double q_free_norm)
+    : factorization_(factorization), q_free_norm_(q_free_norm) {
+  const int n = factorization.n();
   const int nc = static_cast<int>(rho.size() / 3);
-  inverse_d_ = ldlt.vectorD().cwiseInverse();
   step_.resize(nc);
   for (int a = 0; a < nc; ++a) {
     step_[a] = kJacobiRelaxation * std::min(rho[3 * a], rho[3 * a + 1]);
@@ -273,21 +265,7 @@ ProjectedJacobiSolver::ProjectedJacobiSolver(const Ldlt& ldlt,
 
 bool ProjectedJacobiSolver::SolveM(const Eigen::VectorXd& b,
                                    Eigen::VectorXd* x) {
-  // P M P^T = L D L^T: x = P^T L^-T D^-1 L^-1 P b.
-  if (ldlt_.permutationP().size() > 0) {
-    work_ = ldlt_.permutationP() * b;
-  } else {
-    work_ = b;
-  }
-  ldlt_.matrixL().solveInPlace(work_);
-  work_.array() *= inverse_d_.array();
-  ldlt_.matrixU().solveInPlace(work_);
-  if (ldlt_.permutationPinv().size() > 0) {
-    *x = ldlt_.permutationPinv() * work_;
-  } else {
-    *x = work_;
-  }
-  return x->allFinite();
+  return factorization_.SolveWithoutAllocation(b, x, &work_);
 }
 
 void ProjectedJacobiSolver::Sweep(const GlobalProblem& problem,
@@ -316,8 +294,9 @@ NsgsResult ProjectedJacobiSolver::Run(
     const NsgsCheckCallback& on_check) {
   const bool steps_valid =
       step_.size() == 0 || (step_.allFinite() && (step_.array() > 0.0).all());
-  if (ldlt_.info() != Eigen::Success || ldlt_.rows() != problem.n() ||
-      step_.size() != problem.nc() || !steps_valid) {
+  if (factorization_.type() != MFactorizationType::kSimplicialLdlt ||
+      factorization_.n() != problem.n() || step_.size() != problem.nc() ||
+      !steps_valid) {
     NsgsResult result;
     result.message =
         "projected Jacobi: the factorization of M or the per-contact rho "
