@@ -98,10 +98,7 @@ int NsgsSolver::Sweep(const GlobalProblem& problem,
 
 namespace {
 
-// The loop shared by NsgsSolver and ProjectedJacobiSolver (stopping rule in
-// nsgs.h): sweep(r) does one sweep and returns the number of discarded local
-// results, recover(r, v) sets v = M^-1 (H r + f) and returns false if it
-// cannot. r_previous has m entries.
+// The options and arguments the loop needs.
 bool ValidArguments(const NsgsOptions& options, int max_sweeps, double tol) {
   return options.error_check_frequency >= 1 &&
          options.local_max_iterations >= 1 && options.local_tolerance > 0.0 &&
@@ -116,6 +113,65 @@ double CheapError(const Eigen::VectorXd& r, const Eigen::VectorXd& previous) {
   return change > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
 }
 
+// Sets the result's status and message; returns true (the run ends).
+bool End(NsgsResult* result, SolverStatus status, std::string message) {
+  result->status = status;
+  result->message = std::move(message);
+  return true;
+}
+
+// What the true-error check reads besides the iterate.
+struct CheckContext {
+  const GlobalProblem& problem;
+  double tol;
+  double q_free_norm;
+  const NsgsCheckCallback& on_check;
+};
+
+// True error at r (after sweep k, 0: the start) into result->errors, v
+// recovered from r; true if it ends the run: not finite, the callback aborts,
+// or converged.
+template <class RecoverFunction>
+bool CheckEnds(const CheckContext& context,
+               int k,
+               RecoverFunction& recover,
+               const Eigen::VectorXd& r,
+               Eigen::VectorXd* v,
+               NsgsResult* result) {
+  ++result->error_checks;
+  const std::string after =
+      k == 0 ? "the starting point" : "sweep " + std::to_string(k);
+  if (!recover(r, v)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    result->errors.e_cone = result->errors.e_dual = nan;
+    result->errors.e_comp = result->errors.e_eq = result->errors.e_nat = nan;
+    return End(result,
+               SolverStatus::kNumericalIssue,
+               "NSGS: non-finite error after " + after);
+  }
+  result->errors =
+      ComputeErrorMeasures(context.problem, *v, r, context.q_free_norm);
+  if (context.on_check && !context.on_check(k, result->errors)) {
+    return End(result,
+               SolverStatus::kAborted,
+               "NSGS: aborted by the iteration callback");
+  }
+  if (!std::isfinite(result->errors.Worst())) {
+    return End(result,
+               SolverStatus::kNumericalIssue,
+               "NSGS: non-finite error after " + after);
+  }
+  if (!result->errors.Converged(context.tol)) return false;
+  return End(result,
+             SolverStatus::kConverged,
+             k == 0 ? "NSGS: the starting point meets the tolerance"
+                    : "NSGS: converged in " + std::to_string(k) + " sweeps");
+}
+
+// The loop shared by NsgsSolver and ProjectedJacobiSolver (stopping rule in
+// nsgs.h): sweep(r) does one sweep and returns the number of discarded local
+// results, recover(r, v) sets v = M^-1 (H r + f) and returns false if it
+// cannot. r_previous has m entries.
 template <class SweepFunction, class RecoverFunction>
 NsgsResult SweepLoop(const GlobalProblem& problem,
                      const NsgsOptions& options,
@@ -138,49 +194,18 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
     return result;
   }
   if (r->size() != problem.m() || !r->allFinite()) r->setZero(problem.m());
-  auto end = [&result](SolverStatus status, std::string message) {
-    result.status = status;
-    result.message = std::move(message);
-    return true;
-  };
-  // True error at the current r (after sweep k, 0: the start); true if it
-  // ends the run: not finite, the callback aborts, or converged.
-  bool checked_current = false;
-  auto check_ends = [&](int k) {
-    ++result.error_checks;
-    checked_current = true;
-    const std::string after =
-        k == 0 ? "the starting point" : "sweep " + std::to_string(k);
-    if (!recover(*r, v)) {
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      result.errors.e_cone = result.errors.e_dual = nan;
-      result.errors.e_comp = result.errors.e_eq = result.errors.e_nat = nan;
-      return end(SolverStatus::kNumericalIssue,
-                 "NSGS: non-finite error after " + after);
-    }
-    result.errors = ComputeErrorMeasures(problem, *v, *r, q_free_norm);
-    if (on_check && !on_check(k, result.errors)) {
-      return end(SolverStatus::kAborted,
-                 "NSGS: aborted by the iteration callback");
-    }
-    if (!std::isfinite(result.errors.Worst())) {
-      return end(SolverStatus::kNumericalIssue,
-                 "NSGS: non-finite error after " + after);
-    }
-    if (!result.errors.Converged(tol)) return false;
-    return end(SolverStatus::kConverged,
-               k == 0 ? "NSGS: the starting point meets the tolerance"
-                      : "NSGS: converged in " + std::to_string(k) + " sweeps");
-  };
-
-  if (check_ends(0)) return result;
+  const CheckContext context{problem, tol, q_free_norm, on_check};
+  if (CheckEnds(context, 0, recover, *r, v, &result)) return result;
+  bool checked_current = true;  // the true error is that of the current r
   double working_tolerance = tol;
   int unchanged_sweeps = 0;
-  end(SolverStatus::kMaxIterations,
+  End(&result,
+      SolverStatus::kMaxIterations,
       "NSGS: " + std::to_string(max_sweeps) + " sweeps done");
   for (int k = 1; k <= max_sweeps; ++k) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      end(SolverStatus::kTimeLimit,
+      End(&result,
+          SolverStatus::kTimeLimit,
           "NSGS: time limit reached after " + std::to_string(result.sweeps) +
               " sweeps");
       break;
@@ -196,16 +221,19 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
         k != max_sweeps) {
       continue;
     }
-    if (check_ends(k)) return result;
+    if (CheckEnds(context, k, recover, *r, v, &result)) return result;
+    checked_current = true;
     if (unchanged_sweeps >= kStallSweeps) {
-      end(SolverStatus::kStalled,
+      End(&result,
+          SolverStatus::kStalled,
           "NSGS: r unchanged for " + std::to_string(kStallSweeps) +
               " sweeps with the error above the tolerance");
       return result;
     }
     if (cheap_met) working_tolerance /= kWorkingToleranceReduction;
   }
-  if (!checked_current) check_ends(result.sweeps);
+  if (!checked_current)
+    CheckEnds(context, result.sweeps, recover, *r, v, &result);
   return result;
 }
 
