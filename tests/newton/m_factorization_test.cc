@@ -12,6 +12,7 @@
 #include <string>
 
 #include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "newton/delassus.h"
 #include "newton/nsgs.h"
@@ -157,6 +158,37 @@ TEST(MFactorizationTest, RejectsNonSquareM) {
   EXPECT_FALSE(factorization.Factorize(SparseMatrix(3, 2), &error));
   EXPECT_NE(error.find("square"), std::string::npos) << error;
   EXPECT_EQ(factorization.type(), MFactorizationType::kNone);
+}
+
+// The self-contained path of the error measures (ComputeQFreeNorm, `fcsn
+// check`) and the solver's owner give the same ||q_free||, with M symmetric
+// (LDL^T in both) or an upper triangle taken as stored (LU in both).
+TEST(MInverseTest, QFreeNormAgreesWithTheSelfContainedPath) {
+  for (const char* file : testing::kSharedProblemFiles) {
+    for (MStorage storage : {MStorage::kAuto, MStorage::kAsStored}) {
+      GlobalProblem problem;
+      ReadOptions read_options;
+      read_options.m_storage = storage;
+      std::string error;
+      ASSERT_TRUE(ReadGlobalProblem(testing::SharedProblem(file),
+                                    read_options,
+                                    &problem,
+                                    nullptr,
+                                    &error))
+          << error;
+      double self_contained = 0.0;
+      ASSERT_TRUE(ComputeQFreeNorm(problem, &self_contained, &error))
+          << file << ": " << error;
+      GlobalProblem full;  // M expanded as the solver does
+      const GlobalProblem& resolved = WithFullM(problem, &full);
+      MInverse m_inverse;
+      m_inverse.Bind(resolved);
+      ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << file << ": " << error;
+      EXPECT_NEAR(
+          m_inverse.q_free_norm(), self_contained, 1e-12 * self_contained)
+          << file;
+    }
+  }
 }
 
 TEST(MFactorizationTest, TypeNames) {
