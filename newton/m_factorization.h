@@ -1,16 +1,16 @@
 // newton/m_factorization.h: the one owner of the factorization of M in a
 // solve, and of everything derived from it (issue 16).
 //
-//   M symmetric (problem/m_symmetry.h):  P M P^T = L D L^T   Eigen SimplicialLDLT,
-//                                                            AMD ordering, lower triangle
-//   otherwise (an upper triangle taken
-//   "as stored"):                        P_r M P_c = L U     Eigen SparseLU, COLAMD
+//   M symmetric (problem/m_symmetry.h):   P M P^T = L D L^T
+//       Eigen SimplicialLDLT, AMD ordering, from the lower triangle;
+//   otherwise (an upper triangle taken "as stored"):   P_r M P_c = L U
+//       Eigen SparseLU, COLAMD ordering.
 //
-//   q_free = H^T M^-1 f + w                 (rho, error measures, NSGS)
-//   W_aa   = H_a^T M^-1 H_a                 (3 x 3 diagonal blocks of the Delassus
-//                                            operator W = H^T M^-1 H, for rho)
-//   x      = M^-1 b                         (W products H^T M^-1 H r of NSGS's
-//                                            velocity recovery and projected Jacobi)
+//   q_free = H^T M^-1 f + w      (rho, error measures, NSGS)
+//   W_aa   = H_a^T M^-1 H_a      (3 x 3 diagonal blocks of the Delassus
+//                                 operator W = H^T M^-1 H, for rho)
+//   x      = M^-1 b              (the products H^T M^-1 H r of NSGS's velocity
+//                                 recovery and of projected Jacobi)
 //
 // Acceptance. Factorize() fails when the factorization fails (Eigen reports a
 // zero pivot or a structurally singular M) or an LDL^T pivot is not finite:

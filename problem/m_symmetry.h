@@ -3,7 +3,8 @@
 // for rho, NSGS, projected Jacobi and the solver's q_free; ComputeQFreeNorm of
 // fcsn/error_measures.h for callers without a solver, e.g. `fcsn check`):
 //
-//   M symmetric  <=>  M square and  max_ij |M_ij - M_ji| <= kSymmetryTolerance * max_ij |M_ij|
+//   M symmetric  <=>  M square and
+//       max_ij |M_ij - M_ji| <= kSymmetryTolerance * max_ij |M_ij|
 //
 // with kSymmetryTolerance = 1e-13: an assembled FEM matrix is symmetric up to
 // the round-off of its element sums, a few ulps (2.2e-16) of each entry, far
