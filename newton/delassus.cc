@@ -2,9 +2,6 @@
 // math).
 #include "newton/delassus.h"
 
-#include <Eigen/OrderingMethods>
-#include <Eigen/SparseCholesky>
-#include <Eigen/SparseLU>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,30 +13,9 @@
 namespace fcsn::internal {
 namespace {
 
-// M counts as symmetric when max |M - M^T| <= kSymmetryTolerance * max |M|.
-// Assembled FEM matrices are symmetric to round-off; an upper-triangle-only M
-// is off by O(max |M|).
-constexpr double kSymmetryTolerance = 1e-13;
-
 // Dense panels of X = M^-1 H hold at most this many doubles (512 kB, so that
 // a panel stays in cache while it is solved and multiplied) at a time.
 constexpr int kPanelBudgetDoubles = 1 << 16;
-
-double MaxAbs(const SparseMatrix& a) {
-  double out = 0.0;
-  for (int j = 0; j < a.outerSize(); ++j) {
-    for (SparseMatrix::InnerIterator it(a, j); it; ++it) {
-      out = std::max(out, std::abs(it.value()));
-    }
-  }
-  return out;
-}
-
-bool IsSymmetric(const SparseMatrix& M) {
-  const SparseMatrix transposed = M.transpose();
-  const SparseMatrix difference = M - transposed;
-  return MaxAbs(difference) <= kSymmetryTolerance * MaxAbs(M);
-}
 
 std::string DescribeSizes(const GlobalProblem& problem) {
   return "inconsistent problem sizes: M " + std::to_string(problem.M.rows()) +
@@ -67,230 +43,163 @@ SparseMatrix ExtractComponent(const SparseMatrix& M,
   return out;
 }
 
-}  // namespace
-
-const char* ToString(MFactorizationType type) {
-  switch (type) {
-    case MFactorizationType::kNone:
-      return "none";
-    case MFactorizationType::kSimplicialLdlt:
-      return "simplicial-ldlt";
-    case MFactorizationType::kSparseLu:
-      return "sparse-lu";
-  }
-  return "?";
+// The sizes Compute() needs: M square, H with n rows and 3 nc columns, f, w
+// and mu to match.
+bool ConsistentSizes(const GlobalProblem& problem) {
+  const int n = problem.n();
+  const int m = problem.m();
+  return problem.M.rows() == problem.M.cols() && problem.H.rows() == n &&
+         m % 3 == 0 && problem.f.size() == n && problem.w.size() == m &&
+         problem.mu.size() * 3 == m;
 }
 
-struct MFactorization::Factors {
-  Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>>
-      ldlt;
-  Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
+// Workspace of the per-component accumulation of W, shared by the components.
+struct ComponentWork {
+  ComponentWork(const GlobalProblem& problem, int m)
+      : h_rows(problem.H), column_sum(m), panel_position(m / 3, -1) {}
+  // Rows of H, to form H^T x from the nonzero rows of x only.
+  const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows;
+  ColumnSum column_sum;
+  std::vector<int> panel_position;  // nc: column block of b in the panel
+  MFactorization component_factorization;
+  Eigen::MatrixXd panel_rhs;
+  Eigen::MatrixXd panel_x;
 };
 
-MFactorization::MFactorization() : factors_(std::make_unique<Factors>()) {}
-MFactorization::~MFactorization() = default;
-
-void MFactorization::Reset() {
-  type_ = MFactorizationType::kNone;
-  n_ = 0;
-  factors_ = std::make_unique<Factors>();
+// Right-hand side of the panel of contacts k0..k1-1 of component c: their
+// columns of H restricted to the component's dofs, in local indices.
+void FillPanel(const GlobalProblem& problem,
+               const ComponentGraph& graph,
+               int c,
+               int k0,
+               int k1,
+               ComponentWork* work) {
+  const int first_contact = graph.contact_start[c];
+  const int nd = graph.component_start[c + 1] - graph.component_start[c];
+  work->panel_rhs.setZero(nd, 3 * (k1 - k0));
+  for (int k = k0; k < k1; ++k) {
+    const int b = graph.component_contacts[first_contact + k];
+    work->panel_position[b] = k - k0;
+    for (int s = 0; s < 3; ++s) {
+      for (SparseMatrix::InnerIterator it(problem.H, 3 * b + s); it; ++it) {
+        if (graph.component[it.row()] == c) {
+          work->panel_rhs(graph.local_index[it.row()], 3 * (k - k0) + s) =
+              it.value();
+        }
+      }
+    }
+  }
 }
 
-bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
-  Reset();
-  if (M.rows() != M.cols()) {
-    *message = "M must be square, but it is " + std::to_string(M.rows()) +
-               " x " + std::to_string(M.cols());
-    return false;
+// The contributions H_{c,a}^T M_c^-1 H_{c,b} of component c (see delassus.h),
+// by panels of contact columns. global: the factorization of M, used as is
+// when M is one component.
+bool AddComponent(const GlobalProblem& problem,
+                  const MFactorization& global,
+                  const ComponentGraph& graph,
+                  int c,
+                  ComponentWork* work,
+                  std::vector<Contribution>* contributions,
+                  std::string* message) {
+  const int first_contact = graph.contact_start[c];
+  const int num_contacts = graph.contact_start[c + 1] - first_contact;
+  if (num_contacts == 0) return true;
+  const int* dofs = graph.component_dofs.data() + graph.component_start[c];
+  const int nd = graph.component_start[c + 1] - graph.component_start[c];
+  const MFactorization* factorization = &global;
+  if (graph.num_components > 1) {
+    if (!work->component_factorization.Factorize(
+            ExtractComponent(problem.M, dofs, nd, graph.local_index),
+            message) ||
+        !work->component_factorization.CheckPositiveDefinite(message)) {
+      return false;
+    }
+    factorization = &work->component_factorization;
   }
-  const int n = static_cast<int>(M.rows());
-  if (n == 0) {
-    type_ = MFactorizationType::kSimplicialLdlt;
-    return true;
-  }
-  if (IsSymmetric(M)) {
-    factors_->ldlt.compute(M);
-    if (factors_->ldlt.info() != Eigen::Success) {
+  const int panel_contacts = std::max(
+      1, std::min(num_contacts, kPanelBudgetDoubles / std::max(1, 3 * nd)));
+  for (int k0 = 0; k0 < num_contacts; k0 += panel_contacts) {
+    const int k1 = std::min(num_contacts, k0 + panel_contacts);
+    FillPanel(problem, graph, c, k0, k1, work);
+    if (!factorization->Solve(work->panel_rhs, &work->panel_x)) {
       *message =
-          "the LDL^T factorization of the symmetric matrix M failed (M "
-          "singular?)";
+          "solving M X = H gave non-finite values (M singular or badly "
+          "conditioned)";
       return false;
     }
-    const Eigen::VectorXd& d = factors_->ldlt.vectorD();
-    const double d_max = d.cwiseAbs().maxCoeff();
-    // A pivot below n eps max|d| is zero to working precision.
-    const double d_tiny = n * std::numeric_limits<double>::epsilon() * d_max;
-    for (int i = 0; i < n; ++i) {
-      if (!(d[i] > 0.0)) {
-        *message = "M is symmetric but not positive definite (LDL^T pivot " +
-                   std::to_string(i) + " is " + std::to_string(d[i]) + ")";
-        return false;
-      }
-      if (d[i] <= d_tiny) {
-        *message = "M is numerically singular (LDL^T pivot " +
-                   std::to_string(i) + " is " + std::to_string(d[i]) +
-                   ", largest " + std::to_string(d_max) + ")";
-        return false;
-      }
+    for (int k = k0; k < k1; ++k) {
+      const int b = graph.component_contacts[first_contact + k];
+      work->column_sum.Add(b,
+                           work->panel_x,
+                           3 * work->panel_position[b],
+                           dofs,
+                           nd,
+                           work->h_rows,
+                           contributions);
     }
-    type_ = MFactorizationType::kSimplicialLdlt;
-  } else {
-    SparseMatrix compressed = M;
-    compressed.makeCompressed();
-    factors_->lu.analyzePattern(compressed);
-    factors_->lu.factorize(compressed);
-    if (factors_->lu.info() != Eigen::Success) {
-      *message =
-          "the sparse LU factorization of the non-symmetric matrix M failed: " +
-          factors_->lu.lastErrorMessage();
-      return false;
-    }
-    type_ = MFactorizationType::kSparseLu;
   }
-  n_ = n;
   return true;
 }
 
-bool MFactorization::Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
-                           Eigen::MatrixXd* x) const {
-  if (rhs.rows() != n_) return false;
-  Eigen::MatrixXd out;
-  switch (type_) {
-    case MFactorizationType::kNone:
-      return false;
-    case MFactorizationType::kSimplicialLdlt:
-      if (n_ == 0) {
-        out.resize(0, rhs.cols());
-      } else {
-        out = factors_->ldlt.solve(rhs);
-      }
-      break;
-    case MFactorizationType::kSparseLu:
-      out = factors_->lu.solve(rhs);
-      break;
-  }
-  if (!out.allFinite()) return false;
-  *x = std::move(out);
-  return true;
-}
-
-bool MFactorization::Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
-                           Eigen::VectorXd* x) const {
-  Eigen::MatrixXd out;
-  if (!Solve(Eigen::Ref<const Eigen::MatrixXd>(rhs), &out)) return false;
-  *x = out.col(0);
-  return true;
-}
+}  // namespace
 
 void Delassus::Clear() {
-  factorization_.Reset();
+  m_inverse_ = nullptr;
   row_start_.assign(1, 0);
   block_column_.clear();
   blocks_.clear();
   diagonal_index_.clear();
-  q_free_.resize(0);
-  q_free_norm_ = 0.0;
 }
 
 bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
+  own_m_inverse_.Bind(problem);
+  return Compute(problem, &own_m_inverse_, message);
+}
+
+bool Delassus::Compute(const GlobalProblem& problem,
+                       MInverse* m_inverse,
+                       std::string* message) {
   Clear();
-  const int n = problem.n();
   const int m = problem.m();
-  if (problem.M.rows() != problem.M.cols() || problem.H.rows() != n ||
-      m % 3 != 0 || problem.f.size() != n || problem.w.size() != m ||
-      problem.mu.size() * 3 != m) {
+  if (!ConsistentSizes(problem)) {
     *message = DescribeSizes(problem);
     return false;
   }
-  if (!factorization_.Factorize(problem.M, message)) return false;
-  const int nc = m / 3;
-
-  // Connected components of M: M^-1 is block diagonal over them, so
-  // W_ab = sum over the components c that both contacts touch of
-  // H_{c,a}^T M_c^-1 H_{c,b}. Each component is factored and solved on its own
-  // (the global factorization is reused when M is irreducible), so the work
-  // follows the structure: O(size of c) per contact column, not O(n).
+  if (!m_inverse->Factorize(message) ||
+      !m_inverse->factorization().CheckPositiveDefinite(message)) {
+    return false;
+  }
+  // Connected components of M: M^-1 is block diagonal over them (see the
+  // header), so each is factored and solved on its own (the global
+  // factorization is reused when M is irreducible).
   ComponentGraph graph;
   BuildComponentGraph(problem, &graph);
-  const std::vector<int>& component = graph.component;
-  const int num_components = graph.num_components;
-  const std::vector<int>& contact_start = graph.contact_start;
-  const std::vector<int>& component_contacts = graph.component_contacts;
-  const std::vector<int>& component_start = graph.component_start;
-  const std::vector<int>& local_index = graph.local_index;
-
-  // Rows of H, to form H^T x from the nonzero rows of x only.
-  const Eigen::SparseMatrix<double, Eigen::RowMajor, int> h_rows = problem.H;
-
-  // Contributions (a, b, block) of every component; summed below.
+  ComponentWork work(problem, m);
   std::vector<Contribution> contributions;
-  ColumnSum column_sum(m);
-  std::vector<int> panel_position(nc, -1);
-  MFactorization component_factorization;
-  Eigen::MatrixXd panel_rhs;
-  Eigen::MatrixXd panel_x;
-
-  for (int c = 0; c < num_components; ++c) {
-    const int first_contact = contact_start[c];
-    const int num_contacts = contact_start[c + 1] - first_contact;
-    if (num_contacts == 0) continue;
-    const int* dofs = graph.component_dofs.data() + component_start[c];
-    const int nd = component_start[c + 1] - component_start[c];
-    const MFactorization* factorization = &factorization_;
-    if (num_components > 1) {
-      if (!component_factorization.Factorize(
-              ExtractComponent(problem.M, dofs, nd, local_index), message)) {
-        Clear();
-        return false;
-      }
-      factorization = &component_factorization;
-    }
-    const int panel_contacts = std::max(
-        1, std::min(num_contacts, kPanelBudgetDoubles / std::max(1, 3 * nd)));
-    for (int k0 = 0; k0 < num_contacts; k0 += panel_contacts) {
-      const int k1 = std::min(num_contacts, k0 + panel_contacts);
-      panel_rhs.setZero(nd, 3 * (k1 - k0));
-      for (int k = k0; k < k1; ++k) {
-        const int b = component_contacts[first_contact + k];
-        panel_position[b] = k - k0;
-        for (int s = 0; s < 3; ++s) {
-          for (SparseMatrix::InnerIterator it(problem.H, 3 * b + s); it; ++it) {
-            if (component[it.row()] == c) {
-              panel_rhs(local_index[it.row()], 3 * (k - k0) + s) = it.value();
-            }
-          }
-        }
-      }
-      if (!factorization->Solve(panel_rhs, &panel_x)) {
-        *message =
-            "solving M X = H gave non-finite values (M singular or badly "
-            "conditioned)";
-        Clear();
-        return false;
-      }
-      for (int k = k0; k < k1; ++k) {
-        const int b = component_contacts[first_contact + k];
-        const int c0 = 3 * panel_position[b];
-        column_sum.Add(b, panel_x, c0, dofs, nd, h_rows, &contributions);
-      }
+  for (int c = 0; c < graph.num_components; ++c) {
+    if (!AddComponent(problem,
+                      m_inverse->factorization(),
+                      graph,
+                      c,
+                      &work,
+                      &contributions,
+                      message)) {
+      Clear();
+      return false;
     }
   }
-
   AssembleBlockCsr(&contributions,
-                   nc,
+                   m / 3,
                    &row_start_,
                    &block_column_,
                    &blocks_,
                    &diagonal_index_);
-
-  Eigen::VectorXd v_free;
-  if (!factorization_.Solve(problem.f, &v_free)) {
+  if (!m_inverse->ComputeQFree(message)) {
     *message = "solving M v = f gave non-finite values";
     Clear();
     return false;
   }
-  q_free_ = problem.H.transpose() * v_free + problem.w;
-  q_free_norm_ = q_free_.norm();
+  m_inverse_ = m_inverse;
   return true;
 }
 
@@ -381,12 +290,12 @@ SparseMatrix Delassus::ToSparse() const {
 bool Delassus::RecoverVelocity(const GlobalProblem& problem,
                                const Eigen::VectorXd& r,
                                Eigen::VectorXd* v) const {
-  if (r.size() != problem.m() || problem.f.size() != factorization_.n() ||
-      factorization_.type() == MFactorizationType::kNone) {
+  if (r.size() != problem.m() || problem.f.size() != n() ||
+      factorization_type() == MFactorizationType::kNone) {
     return false;
   }
   const Eigen::VectorXd rhs = problem.H * r + problem.f;
-  return factorization_.Solve(rhs, v);
+  return m_inverse_->factorization().Solve(rhs, v);
 }
 
 }  // namespace fcsn::internal

@@ -6,11 +6,13 @@
 //   q_free = H^T M^-1 f + w     m
 //   u      = W r + q_free       equals H^T v + w for v = M^-1 (H r + f)
 //
-// M is factored once: Eigen SimplicialLDLT with AMD ordering when M is
-// symmetric (what a user or the FCLib reader normally hands over), Eigen
-// SparseLU with COLAMD ordering otherwise (e.g. an LMGC90 upper-triangle M kept
-// "as stored"). A symmetric M whose LDL^T has a non-positive or numerically
-// zero pivot is rejected: M must be symmetric positive definite.
+// M is factored once per solve, by the solve's owner of that factorization
+// (MInverse, newton/m_factorization.h, shared with rho and the error
+// measures): Eigen SimplicialLDLT with AMD ordering when M is symmetric (what
+// a user or the FCLib reader normally hands over), Eigen SparseLU with COLAMD
+// ordering otherwise (e.g. an LMGC90 upper-triangle M kept "as stored"). A
+// symmetric M whose LDL^T has a non-positive or numerically zero pivot is
+// rejected: M must be symmetric positive definite. q_free is the owner's.
 //
 // W is formed per connected component c of the graph of M (one deformable body,
 // one rigid body, or a set of bodies coupled by M): M^-1 is block diagonal over
@@ -32,7 +34,7 @@
 // Usage:
 //   fcsn::internal::Delassus delassus;
 //   std::string error;
-//   if (!delassus.Compute(problem, &error)) { ... }  // M singular, not SPD
+//   if (!delassus.Compute(problem, &m_inverse, &error)) { ... }  // not SPD
 //   const Eigen::Matrix3d& w_aa = delassus.DiagonalBlock(a);
 //   delassus.RecoverVelocity(problem, r, &v);  // v = M^-1 (H r + f)
 #ifndef FCSN_NEWTON_DELASSUS_H_
@@ -44,51 +46,9 @@
 #include <vector>
 
 #include "fcsn/problem.h"
+#include "newton/m_factorization.h"
 
 namespace fcsn::internal {
-
-// Which factorization of M is kept.
-enum class MFactorizationType {
-  kNone,            // "none": not factored (yet), or factorization failed
-  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric positive definite, AMD
-  kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
-};
-const char* ToString(MFactorizationType type);
-
-// A kept factorization of M. Solve(rhs) solves M x = rhs. Not copyable (owns
-// the factors).
-class MFactorization {
- public:
-  MFactorization();
-  ~MFactorization();
-  MFactorization(const MFactorization&) = delete;
-  MFactorization& operator=(const MFactorization&) = delete;
-
-  // Factors the square matrix M. Symmetric M (up to a relative 1e-13 in max
-  // norm) uses LDL^T on its lower triangle and must be positive definite; any
-  // other M uses LU. On failure returns false, sets *message and leaves type()
-  // == kNone.
-  bool Factorize(const SparseMatrix& M, std::string* message);
-  // Drops the factors; type() becomes kNone.
-  void Reset();
-
-  MFactorizationType type() const { return type_; }
-  int n() const { return n_; }
-
-  // x = M^-1 rhs for every column of rhs (rhs has n rows). Returns false (and
-  // leaves x unchanged) when M is not factored, the sizes do not match, or the
-  // result is not finite.
-  bool Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
-             Eigen::MatrixXd* x) const;
-  bool Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
-             Eigen::VectorXd* x) const;
-
- private:
-  struct Factors;
-  std::unique_ptr<Factors> factors_;
-  MFactorizationType type_ = MFactorizationType::kNone;
-  int n_ = 0;
-};
 
 // One factorization of M, W by structurally nonzero 3 x 3 blocks, and q_free.
 class Delassus {
@@ -97,10 +57,16 @@ class Delassus {
   Delassus(const Delassus&) = delete;
   Delassus& operator=(const Delassus&) = delete;
 
-  // Factors problem.M, builds W and q_free. Returns false with a readable
+  // Builds W from the factorization of M kept by m_inverse (bound to
+  // `problem`; factorized here if it is not yet), and takes its q_free. The
+  // owner must outlive this object's use. Returns false with a readable
   // *message when the sizes are inconsistent, M is singular or not positive
   // definite, or a solve is not finite; the object is then empty (nc() == 0,
   // factorization type kNone).
+  bool Compute(const GlobalProblem& problem,
+               MInverse* m_inverse,
+               std::string* message);
+  // As above with an owner of its own (standalone use, tests).
   bool Compute(const GlobalProblem& problem, std::string* message);
 
   // Number of 3 x 3 blocks Compute() would store for `problem`: every diagonal
@@ -129,14 +95,22 @@ class Delassus {
   // Number of stored 3 x 3 blocks (diagonal ones included).
   int num_blocks() const { return static_cast<int>(blocks_.size()); }
   MFactorizationType factorization_type() const {
-    return factorization_.type();
+    return m_inverse_ != nullptr ? m_inverse_->factorization().type()
+                                 : MFactorizationType::kNone;
   }
-  const MFactorization& factorization() const { return factorization_; }
+  // Size of the factored M (0 when not computed).
+  int n() const {
+    return m_inverse_ != nullptr ? m_inverse_->factorization().n() : 0;
+  }
 
   // q_free = H^T M^-1 f + w and its 2-norm (the denominator of e_nat,
-  // formulations.md §9.1).
-  const Eigen::VectorXd& q_free() const { return q_free_; }
-  double q_free_norm() const { return q_free_norm_; }
+  // formulations.md §9.1); empty and 0 when not computed.
+  const Eigen::VectorXd& q_free() const {
+    return m_inverse_ != nullptr ? m_inverse_->q_free() : no_q_free_;
+  }
+  double q_free_norm() const {
+    return m_inverse_ != nullptr ? m_inverse_->q_free_norm() : 0.0;
+  }
 
   // W_aa, always stored (possibly zero for a contact attached to no free dof).
   const Eigen::Matrix3d& DiagonalBlock(int a) const {
@@ -165,19 +139,19 @@ class Delassus {
 
   // x = M^-1 rhs with the kept factorization.
   bool Solve(const Eigen::VectorXd& rhs, Eigen::VectorXd* x) const {
-    return factorization_.Solve(rhs, x);
+    return m_inverse_ != nullptr && m_inverse_->factorization().Solve(rhs, x);
   }
 
  private:
   void Clear();
 
-  MFactorization factorization_;
+  MInverse own_m_inverse_;               // for Compute(problem, message)
+  const MInverse* m_inverse_ = nullptr;  // set by a successful Compute
+  const Eigen::VectorXd no_q_free_;      // q_free() when not computed
   std::vector<int> row_start_;           // nc + 1
   std::vector<int> block_column_;        // num_blocks
   std::vector<Eigen::Matrix3d> blocks_;  // num_blocks
   std::vector<int> diagonal_index_;      // nc: position of W_aa in blocks_
-  Eigen::VectorXd q_free_;
-  double q_free_norm_ = 0.0;
 };
 
 }  // namespace fcsn::internal

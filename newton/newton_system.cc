@@ -18,39 +18,31 @@ int Slot(const SparsityPattern& p, int row, int col) {
   return static_cast<int>(it - p.row_index.data());
 }
 
-template <typename Sparse>
-void CopyPattern(const Sparse& A,
-                 std::vector<int>* outer,
-                 std::vector<int>* inner) {
-  outer->assign(A.outerIndexPtr(), A.outerIndexPtr() + A.outerSize() + 1);
-  inner->assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
-}
-
-template <typename Sparse>
-bool SameAs(const Sparse& A,
-            const std::vector<int>& outer,
-            const std::vector<int>& inner) {
-  if (static_cast<int>(outer.size()) != A.outerSize() + 1) return false;
-  if (static_cast<int>(inner.size()) != A.nonZeros()) return false;
-  return std::equal(outer.begin(), outer.end(), A.outerIndexPtr()) &&
-         std::equal(inner.begin(), inner.end(), A.innerIndexPtr());
-}
-
 }  // namespace
 
 void NewtonSystem::Build(const GlobalProblem& problem) {
   // Callers pass compressed matrices (GlobalProblem's readers and builders
   // compress), which makes outerIndexPtr/innerIndexPtr a plain CSC.
-  const SparseMatrix& M = problem.M;
-  const SparseMatrix& H = problem.H;
   n_ = problem.n();
   m_ = problem.m();
+  m_pattern_.Assign(problem.M);
+  h_pattern_.Assign(problem.H);
+  CollectContactDofs(problem.H);
+  BuildPattern(problem);
+  BuildSlotMaps(problem);
   const int nc = m_ / 3;
-  CopyPattern(M, &m_outer_, &m_inner_);
-  CopyPattern(H, &h_outer_, &h_inner_);
+  contact_HT_.assign(3 * contact_dofs_.size(), 0.0);
+  u_.resize(m_);
+  G_.resize(n_ + m_);
+  F_.resize(m_);
+  A_.assign(nc, Eigen::Matrix3d::Zero());
+  B_.assign(nc, Eigen::Matrix3d::Zero());
+}
 
+void NewtonSystem::CollectContactDofs(const SparseMatrix& H) {
   // Dofs touched by each contact: the union of the rows of its three columns of
   // H.
+  const int nc = m_ / 3;
   contact_dof_begin_.assign(nc + 1, 0);
   contact_dofs_.clear();
   for (int a = 0; a < nc; ++a) {
@@ -65,6 +57,12 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
         contact_dofs_.end());
     contact_dof_begin_[a + 1] = static_cast<int>(contact_dofs_.size());
   }
+}
+
+void NewtonSystem::BuildPattern(const GlobalProblem& problem) {
+  const SparseMatrix& M = problem.M;
+  const SparseMatrix& H = problem.H;
+  const int nc = m_ / 3;
   // Contacts touching each dof (inverse map), to build the v columns of A H^T.
   std::vector<std::vector<int>> contacts_of_dof(n_);
   for (int a = 0; a < nc; ++a) {
@@ -72,13 +70,19 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
       contacts_of_dof[contact_dofs_[t]].push_back(a);
     }
   }
-
-  // Pattern of J, column by column.
+  // Pattern of J, column by column: sorted, duplicates removed.
   const int N = n_ + m_;
   pattern_.n = N;
   pattern_.col_ptr.assign(N + 1, 0);
   pattern_.row_index.clear();
   std::vector<int> column;
+  auto append_column = [&](int j) {
+    std::sort(column.begin(), column.end());
+    column.erase(std::unique(column.begin(), column.end()), column.end());
+    pattern_.row_index.insert(
+        pattern_.row_index.end(), column.begin(), column.end());
+    pattern_.col_ptr[j + 1] = static_cast<int>(pattern_.row_index.size());
+  };
   for (int j = 0; j < n_; ++j) {
     column.clear();
     for (SparseMatrix::InnerIterator it(M, j); it; ++it)
@@ -87,11 +91,7 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
     for (int a : contacts_of_dof[j]) {
       for (int i = 0; i < 3; ++i) column.push_back(n_ + 3 * a + i);
     }
-    std::sort(column.begin(), column.end());
-    column.erase(std::unique(column.begin(), column.end()), column.end());
-    pattern_.row_index.insert(
-        pattern_.row_index.end(), column.begin(), column.end());
-    pattern_.col_ptr[j + 1] = static_cast<int>(pattern_.row_index.size());
+    append_column(j);
   }
   for (int c = 0; c < m_; ++c) {
     column.clear();
@@ -100,15 +100,15 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
     const int a = c / 3;
     for (int i = 0; i < 3; ++i)
       column.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
-    std::sort(column.begin(), column.end());
-    column.erase(std::unique(column.begin(), column.end()), column.end());
-    pattern_.row_index.insert(
-        pattern_.row_index.end(), column.begin(), column.end());
-    pattern_.col_ptr[n_ + c + 1] = static_cast<int>(pattern_.row_index.size());
+    append_column(n_ + c);
   }
   values_.assign(pattern_.row_index.size(), 0.0);
+}
 
-  // Slot maps.
+void NewtonSystem::BuildSlotMaps(const GlobalProblem& problem) {
+  const SparseMatrix& M = problem.M;
+  const SparseMatrix& H = problem.H;
+  const int nc = m_ / 3;
   m_slots_.resize(M.nonZeros());
   for (int j = 0, k = 0; j < n_; ++j) {
     for (SparseMatrix::InnerIterator it(M, j); it; ++it)
@@ -138,17 +138,9 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
       }
     }
   }
-
   contact_diagonal_slots_.resize(m_);
   for (int c = 0; c < m_; ++c)
     contact_diagonal_slots_[c] = B_slots_[9 * (c / 3) + 4 * (c % 3)];
-
-  contact_HT_.assign(3 * contact_dofs_.size(), 0.0);
-  u_.resize(m_);
-  G_.resize(n_ + m_);
-  F_.resize(m_);
-  A_.assign(nc, Eigen::Matrix3d::Zero());
-  B_.assign(nc, Eigen::Matrix3d::Zero());
 }
 
 void NewtonSystem::ScaledValues(double row_eq,
@@ -178,8 +170,7 @@ void NewtonSystem::Multiply(const Eigen::VectorXd& x,
 
 bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
   return problem.n() == n_ && problem.m() == m_ &&
-         SameAs(problem.M, m_outer_, m_inner_) &&
-         SameAs(problem.H, h_outer_, h_inner_);
+         m_pattern_.Matches(problem.M) && h_pattern_.Matches(problem.H);
 }
 
 void NewtonSystem::SetMatrixValues(const GlobalProblem& problem) {

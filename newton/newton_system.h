@@ -32,6 +32,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
 #include "linalg/linear_solver.h"
+#include "newton/stored_pattern.h"
 
 namespace fcsn::internal {
 
@@ -86,12 +87,18 @@ class NewtonSystem {
   int m() const { return m_; }
 
  private:
+  // Parts of Build(): the dofs each contact touches (from H's pattern), the
+  // pattern of J, and the slots of M, -H, A H^T and B in J's values.
+  void CollectContactDofs(const SparseMatrix& H);
+  void BuildPattern(const GlobalProblem& problem);
+  void BuildSlotMaps(const GlobalProblem& problem);
+
   int n_ = 0;
   int m_ = 0;
   SparsityPattern pattern_;
   std::vector<double> values_;
   // Copies of the input patterns, to detect a change.
-  std::vector<int> m_outer_, m_inner_, h_outer_, h_inner_;
+  StoredPattern m_pattern_, h_pattern_;
   // Slot in values_ of every stored entry of M (in M's CSC order) and of H (for
   // -H).
   std::vector<int> m_slots_, h_slots_;

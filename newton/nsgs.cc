@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fcsn/error_measures.h"
@@ -31,12 +32,6 @@ constexpr int kStallSweeps = 10;
 // 6e-5 / 4e-10), a quarter step is 3 to 10 times slower.
 constexpr double kJacobiRelaxation = 0.5;
 
-double Median(std::vector<double> values) {
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + mid, values.end());
-  return values[mid];
-}
-
 }  // namespace
 
 NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
@@ -46,8 +41,7 @@ NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
   r_previous_.setZero(delassus.m());
 
   // rho from W_aa; contacts with W_aa ≈ 0 (attached to no free dof) take the
-  // median of the others (formulations.md §5), or 1 if no contact has a usable
-  // W_aa.
+  // median of the others (MedianOfUsable, formulations.md §5).
   std::vector<char> valid(nc, 0);
   std::vector<double> rho_n;
   std::vector<double> rho_t;
@@ -66,15 +60,13 @@ NsgsSolver::NsgsSolver(const Delassus& delassus) : delassus_(delassus) {
       rho_ref.push_back(scaling_[a].rho_ref);
     }
   }
-  if (!rho_n.empty()) {
-    const double median_n = Median(rho_n);
-    const double median_t = Median(rho_t);
-    const double median_ref = Median(rho_ref);
-    for (int a = 0; a < nc; ++a) {
-      if (!valid[a]) {
-        scaling_[a].rho_ac = Eigen::Vector3d(median_n, median_t, median_t);
-        scaling_[a].rho_ref = median_ref;
-      }
+  const double median_n = MedianOfUsable(std::move(rho_n));
+  const double median_t = MedianOfUsable(std::move(rho_t));
+  const double median_ref = MedianOfUsable(std::move(rho_ref));
+  for (int a = 0; a < nc; ++a) {
+    if (!valid[a]) {
+      scaling_[a].rho_ac = Eigen::Vector3d(median_n, median_t, median_t);
+      scaling_[a].rho_ref = median_ref;
     }
   }
   for (int a = 0; a < nc; ++a) rho_fp_[a] = scaling_[a].rho_ref;
@@ -106,10 +98,7 @@ int NsgsSolver::Sweep(const GlobalProblem& problem,
 
 namespace {
 
-// The loop shared by NsgsSolver and ProjectedJacobiSolver (stopping rule in
-// nsgs.h): sweep(r) does one sweep and returns the number of discarded local
-// results, recover(r, v) sets v = M^-1 (H r + f) and returns false if it
-// cannot. r_previous has m entries.
+// The options and arguments the loop needs.
 bool ValidArguments(const NsgsOptions& options, int max_sweeps, double tol) {
   return options.error_check_frequency >= 1 &&
          options.local_max_iterations >= 1 && options.local_tolerance > 0.0 &&
@@ -124,6 +113,65 @@ double CheapError(const Eigen::VectorXd& r, const Eigen::VectorXd& previous) {
   return change > 0.0 ? std::numeric_limits<double>::infinity() : 0.0;
 }
 
+// Sets the result's status and message; returns true (the run ends).
+bool End(NsgsResult* result, SolverStatus status, std::string message) {
+  result->status = status;
+  result->message = std::move(message);
+  return true;
+}
+
+// What the true-error check reads besides the iterate.
+struct CheckContext {
+  const GlobalProblem& problem;
+  double tol;
+  double q_free_norm;
+  const NsgsCheckCallback& on_check;
+};
+
+// True error at r (after sweep k, 0: the start) into result->errors, v
+// recovered from r; true if it ends the run: not finite, the callback aborts,
+// or converged.
+template <class RecoverFunction>
+bool CheckEnds(const CheckContext& context,
+               int k,
+               RecoverFunction& recover,
+               const Eigen::VectorXd& r,
+               Eigen::VectorXd* v,
+               NsgsResult* result) {
+  ++result->error_checks;
+  const std::string after =
+      k == 0 ? "the starting point" : "sweep " + std::to_string(k);
+  if (!recover(r, v)) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    result->errors.e_cone = result->errors.e_dual = nan;
+    result->errors.e_comp = result->errors.e_eq = result->errors.e_nat = nan;
+    return End(result,
+               SolverStatus::kNumericalIssue,
+               "NSGS: non-finite error after " + after);
+  }
+  result->errors =
+      ComputeErrorMeasures(context.problem, *v, r, context.q_free_norm);
+  if (context.on_check && !context.on_check(k, result->errors)) {
+    return End(result,
+               SolverStatus::kAborted,
+               "NSGS: aborted by the iteration callback");
+  }
+  if (!std::isfinite(result->errors.Worst())) {
+    return End(result,
+               SolverStatus::kNumericalIssue,
+               "NSGS: non-finite error after " + after);
+  }
+  if (!result->errors.Converged(context.tol)) return false;
+  return End(result,
+             SolverStatus::kConverged,
+             k == 0 ? "NSGS: the starting point meets the tolerance"
+                    : "NSGS: converged in " + std::to_string(k) + " sweeps");
+}
+
+// The loop shared by NsgsSolver and ProjectedJacobiSolver (stopping rule in
+// nsgs.h): sweep(r) does one sweep and returns the number of discarded local
+// results, recover(r, v) sets v = M^-1 (H r + f) and returns false if it
+// cannot. r_previous has m entries.
 template <class SweepFunction, class RecoverFunction>
 NsgsResult SweepLoop(const GlobalProblem& problem,
                      const NsgsOptions& options,
@@ -146,49 +194,18 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
     return result;
   }
   if (r->size() != problem.m() || !r->allFinite()) r->setZero(problem.m());
-  auto end = [&result](SolverStatus status, std::string message) {
-    result.status = status;
-    result.message = std::move(message);
-    return true;
-  };
-  // True error at the current r (after sweep k, 0: the start); true if it
-  // ends the run: not finite, the callback aborts, or converged.
-  bool checked_current = false;
-  auto check_ends = [&](int k) {
-    ++result.error_checks;
-    checked_current = true;
-    const std::string after =
-        k == 0 ? "the starting point" : "sweep " + std::to_string(k);
-    if (!recover(*r, v)) {
-      const double nan = std::numeric_limits<double>::quiet_NaN();
-      result.errors.e_cone = result.errors.e_dual = nan;
-      result.errors.e_comp = result.errors.e_eq = result.errors.e_nat = nan;
-      return end(SolverStatus::kNumericalIssue,
-                 "NSGS: non-finite error after " + after);
-    }
-    result.errors = ComputeErrorMeasures(problem, *v, *r, q_free_norm);
-    if (on_check && !on_check(k, result.errors)) {
-      return end(SolverStatus::kAborted,
-                 "NSGS: aborted by the iteration callback");
-    }
-    if (!std::isfinite(result.errors.Worst())) {
-      return end(SolverStatus::kNumericalIssue,
-                 "NSGS: non-finite error after " + after);
-    }
-    if (!result.errors.Converged(tol)) return false;
-    return end(SolverStatus::kConverged,
-               k == 0 ? "NSGS: the starting point meets the tolerance"
-                      : "NSGS: converged in " + std::to_string(k) + " sweeps");
-  };
-
-  if (check_ends(0)) return result;
+  const CheckContext context{problem, tol, q_free_norm, on_check};
+  if (CheckEnds(context, 0, recover, *r, v, &result)) return result;
+  bool checked_current = true;  // the true error is that of the current r
   double working_tolerance = tol;
   int unchanged_sweeps = 0;
-  end(SolverStatus::kMaxIterations,
+  End(&result,
+      SolverStatus::kMaxIterations,
       "NSGS: " + std::to_string(max_sweeps) + " sweeps done");
   for (int k = 1; k <= max_sweeps; ++k) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      end(SolverStatus::kTimeLimit,
+      End(&result,
+          SolverStatus::kTimeLimit,
           "NSGS: time limit reached after " + std::to_string(result.sweeps) +
               " sweeps");
       break;
@@ -204,16 +221,19 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
         k != max_sweeps) {
       continue;
     }
-    if (check_ends(k)) return result;
+    if (CheckEnds(context, k, recover, *r, v, &result)) return result;
+    checked_current = true;
     if (unchanged_sweeps >= kStallSweeps) {
-      end(SolverStatus::kStalled,
+      End(&result,
+          SolverStatus::kStalled,
           "NSGS: r unchanged for " + std::to_string(kStallSweeps) +
               " sweeps with the error above the tolerance");
       return result;
     }
     if (cheap_met) working_tolerance /= kWorkingToleranceReduction;
   }
-  if (!checked_current) check_ends(result.sweeps);
+  if (!checked_current)
+    CheckEnds(context, result.sweeps, recover, *r, v, &result);
   return result;
 }
 
@@ -228,7 +248,7 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
                            Eigen::VectorXd* v,
                            const NsgsCheckCallback& on_check) {
   if (problem.nc() != delassus_.nc() || problem.m() != delassus_.m() ||
-      problem.n() != delassus_.factorization().n() ||
+      problem.n() != delassus_.n() ||
       delassus_.factorization_type() == MFactorizationType::kNone) {
     NsgsResult result;
     result.message = "NSGS: the Delassus data do not match the problem (" +
@@ -253,13 +273,13 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
       });
 }
 
-ProjectedJacobiSolver::ProjectedJacobiSolver(const Ldlt& ldlt,
-                                             const Eigen::VectorXd& rho,
-                                             double q_free_norm)
-    : ldlt_(ldlt), q_free_norm_(q_free_norm) {
-  const int n = static_cast<int>(ldlt.rows());
+ProjectedJacobiSolver::ProjectedJacobiSolver(
+    const MFactorization& factorization,
+    const Eigen::VectorXd& rho,
+    double q_free_norm)
+    : factorization_(factorization), q_free_norm_(q_free_norm) {
+  const int n = factorization.n();
   const int nc = static_cast<int>(rho.size() / 3);
-  inverse_d_ = ldlt.vectorD().cwiseInverse();
   step_.resize(nc);
   for (int a = 0; a < nc; ++a) {
     step_[a] = kJacobiRelaxation * std::min(rho[3 * a], rho[3 * a + 1]);
@@ -273,21 +293,7 @@ ProjectedJacobiSolver::ProjectedJacobiSolver(const Ldlt& ldlt,
 
 bool ProjectedJacobiSolver::SolveM(const Eigen::VectorXd& b,
                                    Eigen::VectorXd* x) {
-  // P M P^T = L D L^T: x = P^T L^-T D^-1 L^-1 P b.
-  if (ldlt_.permutationP().size() > 0) {
-    work_ = ldlt_.permutationP() * b;
-  } else {
-    work_ = b;
-  }
-  ldlt_.matrixL().solveInPlace(work_);
-  work_.array() *= inverse_d_.array();
-  ldlt_.matrixU().solveInPlace(work_);
-  if (ldlt_.permutationPinv().size() > 0) {
-    *x = ldlt_.permutationPinv() * work_;
-  } else {
-    *x = work_;
-  }
-  return x->allFinite();
+  return factorization_.SolveWithoutAllocation(b, x, &work_);
 }
 
 void ProjectedJacobiSolver::Sweep(const GlobalProblem& problem,
@@ -316,8 +322,9 @@ NsgsResult ProjectedJacobiSolver::Run(
     const NsgsCheckCallback& on_check) {
   const bool steps_valid =
       step_.size() == 0 || (step_.allFinite() && (step_.array() > 0.0).all());
-  if (ldlt_.info() != Eigen::Success || ldlt_.rows() != problem.n() ||
-      step_.size() != problem.nc() || !steps_valid) {
+  if (factorization_.type() != MFactorizationType::kSimplicialLdlt ||
+      factorization_.n() != problem.n() || step_.size() != problem.nc() ||
+      !steps_valid) {
     NsgsResult result;
     result.message =
         "projected Jacobi: the factorization of M or the per-contact rho "

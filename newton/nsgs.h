@@ -42,7 +42,6 @@
 #define FCSN_NEWTON_NSGS_H_
 
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <chrono>
 #include <functional>
 #include <string>
@@ -54,6 +53,7 @@
 #include "fcsn/types.h"
 #include "newton/delassus.h"
 #include "newton/local_solvers.h"
+#include "newton/m_factorization.h"
 
 namespace fcsn::internal {
 
@@ -113,20 +113,19 @@ class NsgsSolver {
 //   v = M^-1 (f + H r),   u = H^T v + w,
 //   r_a <- P_{K_a}(r_a - rho_a (u_a + mu_a ||u_T,a|| e_N))   for every a,
 //
-// with solves on a kept LDL^T factorization of M (the solver passes the one its
-// rho computation made, newton/rho.h: no further factorization, no W). The
+// with solves on the kept LDL^T factorization of M (the solve's one, owned by
+// MInverse, newton/m_factorization.h: no further factorization, no W). The
 // step is rho_a = kJacobiRelaxation min(rho_N,a, rho_T,a) of the given
 // per-contact scaling (formulations.md §5). Stopping rule, result and callback
 // as NsgsSolver::Run (local_discards stays 0). Sweeps do not allocate: the
-// workspace is allocated in the constructor, and M^-1 b is applied from the
-// factors by hand (Eigen's solve allocates for its in-place permutation).
+// workspace is allocated in the constructor, and M^-1 b is applied by
+// MFactorization::SolveWithoutAllocation.
 class ProjectedJacobiSolver {
  public:
-  using Ldlt = Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower>;
-  // ldlt: a successful factorization of problem.M; it must outlive the solver.
-  // rho: 3 nc entries (rho_N, rho_T1, rho_T2) per contact. q_free_norm:
-  // ||H^T M^-1 f + w|| (the denominator of the reported e_nat).
-  ProjectedJacobiSolver(const Ldlt& ldlt,
+  // factorization: an LDL^T of problem.M (type kSimplicialLdlt); it must
+  // outlive the solver. rho: 3 nc entries (rho_N, rho_T1, rho_T2) per contact.
+  // q_free_norm: ||H^T M^-1 f + w|| (the denominator of the reported e_nat).
+  ProjectedJacobiSolver(const MFactorization& factorization,
                         const Eigen::VectorXd& rho,
                         double q_free_norm);
 
@@ -142,13 +141,12 @@ class ProjectedJacobiSolver {
                  const NsgsCheckCallback& on_check = {});
 
  private:
-  // x = M^-1 b from the factors; false if x is not finite.
+  // x = M^-1 b from the factors, no allocation; false if x is not finite.
   bool SolveM(const Eigen::VectorXd& b, Eigen::VectorXd* x);
   void Sweep(const GlobalProblem& problem, Eigen::VectorXd* r);
 
-  const Ldlt& ldlt_;
-  Eigen::VectorXd inverse_d_;  // n: 1 / D of the LDL^T
-  Eigen::VectorXd step_;       // nc: rho_a
+  const MFactorization& factorization_;
+  Eigen::VectorXd step_;  // nc: rho_a
   double q_free_norm_ = 0.0;
   Eigen::VectorXd rhs_, work_, v_;  // n
   Eigen::VectorXd u_, r_previous_;  // m

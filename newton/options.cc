@@ -17,47 +17,31 @@ std::string Violation(const char* field, T value, const char* requirement) {
 
 bool Positive(double x) { return std::isfinite(x) && x > 0.0; }
 
-}  // namespace
-
-const char* ToString(LineSearchFailurePolicy x) {
-  switch (x) {
-    case LineSearchFailurePolicy::kStop:
-      return "stop";
-    case LineSearchFailurePolicy::kAcceptStep:
-      return "accept";
-    case LineSearchFailurePolicy::kFallback:
-      return "fallback";
+// The checks of SolverOptions::Validate() on the top-level fields.
+std::string ValidateTopLevel(const SolverOptions& options) {
+  if (!(std::isfinite(options.tolerance) && options.tolerance > 0.0 &&
+        options.tolerance < 1.0)) {
+    return Violation("tolerance", options.tolerance, "must lie in (0, 1)");
   }
-  return "?";
-}
-
-const char* ToString(CallbackResult x) {
-  switch (x) {
-    case CallbackResult::kContinue:
-      return "continue";
-    case CallbackResult::kAbort:
-      return "abort";
-  }
-  return "?";
-}
-
-std::string SolverOptions::Validate() const {
-  if (!(std::isfinite(tolerance) && tolerance > 0.0 && tolerance < 1.0)) {
-    return Violation("tolerance", tolerance, "must lie in (0, 1)");
-  }
-  if (max_iterations < 0)
-    return Violation("max_iterations", max_iterations, "must be >= 0");
-  if (!(time_limit_seconds > 0.0)) {
+  if (options.max_iterations < 0)
+    return Violation("max_iterations", options.max_iterations, "must be >= 0");
+  if (!(options.time_limit_seconds > 0.0)) {
     return Violation("time_limit_seconds",
-                     time_limit_seconds,
+                     options.time_limit_seconds,
                      "must be > 0 (infinity for none)");
   }
-  if (!(std::isfinite(singular_regularization) &&
-        singular_regularization >= 0.0 && singular_regularization < 1.0)) {
+  if (!(std::isfinite(options.singular_regularization) &&
+        options.singular_regularization >= 0.0 &&
+        options.singular_regularization < 1.0)) {
     return Violation("singular_regularization",
-                     singular_regularization,
+                     options.singular_regularization,
                      "must lie in [0, 1)");
   }
+  return "";
+}
+
+// The checks of SolverOptions::Validate() on SolverOptions::rho.
+std::string ValidateRho(const RhoOptions& rho) {
   if (!Positive(rho.value))
     return Violation("rho.value", rho.value, "must be finite and > 0");
   if (!Positive(rho.factor))
@@ -76,7 +60,11 @@ std::string SolverOptions::Validate() const {
     return Violation(
         "rho.boost_stall_ratio", rho.boost_stall_ratio, "must lie in (0, 1]");
   }
-  const LineSearchOptions& ls = line_search;
+  return "";
+}
+
+// The checks of SolverOptions::Validate() on SolverOptions::line_search.
+std::string ValidateLineSearch(const LineSearchOptions& ls) {
   if (!(ls.sufficient_decrease > 0.0 && ls.sufficient_decrease < 0.5)) {
     return Violation("line_search.sufficient_decrease",
                      ls.sufficient_decrease,
@@ -106,7 +94,11 @@ std::string SolverOptions::Validate() const {
   if (!(ls.min_step > 0.0 && ls.min_step < 1.0)) {
     return Violation("line_search.min_step", ls.min_step, "must lie in (0, 1)");
   }
-  if (std::string why = linear_solver.Validate(); !why.empty()) return why;
+  return "";
+}
+
+// The checks of SolverOptions::Validate() on SolverOptions::nsgs.
+std::string ValidateNsgs(const NsgsOptions& nsgs) {
   if (nsgs.max_sweeps < 0)
     return Violation("nsgs.max_sweeps", nsgs.max_sweeps, "must be >= 0");
   if (nsgs.error_check_frequency < 1) {
@@ -122,6 +114,11 @@ std::string SolverOptions::Validate() const {
     return Violation(
         "nsgs.local_tolerance", nsgs.local_tolerance, "must lie in (0, 1)");
   }
+  return "";
+}
+
+// The checks of SolverOptions::Validate() on SolverOptions::hybrid.
+std::string ValidateHybrid(const HybridOptions& hybrid) {
   if (hybrid.warm_sweeps_with_guess < 0) {
     return Violation("hybrid.warm_sweeps_with_guess",
                      hybrid.warm_sweeps_with_guess,
@@ -166,6 +163,41 @@ std::string SolverOptions::Validate() const {
     return Violation(
         "hybrid.max_fallbacks", hybrid.max_fallbacks, "must be >= 0");
   return "";
+}
+
+}  // namespace
+
+const char* ToString(LineSearchFailurePolicy x) {
+  switch (x) {
+    case LineSearchFailurePolicy::kStop:
+      return "stop";
+    case LineSearchFailurePolicy::kAcceptStep:
+      return "accept";
+    case LineSearchFailurePolicy::kFallback:
+      return "fallback";
+  }
+  return "?";
+}
+
+const char* ToString(CallbackResult x) {
+  switch (x) {
+    case CallbackResult::kContinue:
+      return "continue";
+    case CallbackResult::kAbort:
+      return "abort";
+  }
+  return "?";
+}
+
+std::string SolverOptions::Validate() const {
+  // The first violation, in the order of the fields.
+  if (std::string why = ValidateTopLevel(*this); !why.empty()) return why;
+  if (std::string why = ValidateRho(rho); !why.empty()) return why;
+  if (std::string why = ValidateLineSearch(line_search); !why.empty())
+    return why;
+  if (std::string why = linear_solver.Validate(); !why.empty()) return why;
+  if (std::string why = ValidateNsgs(nsgs); !why.empty()) return why;
+  return ValidateHybrid(hybrid);
 }
 
 }  // namespace fcsn

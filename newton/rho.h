@@ -1,5 +1,6 @@
-// newton/rho.h: per-contact scaling rho and the free velocity norm ||q_free||
-// (formulations.md §5, §9.1), both from one sparse factorization of M.
+// newton/rho.h: per-contact scaling rho and the free velocity q_free
+// (formulations.md §5, §9.1), from the one factorization of M of the solve
+// (newton/m_factorization.h).
 //
 //   W_aa = H_a^T M^-1 H_a  (3 x 3 diagonal block of the Delassus operator
 //                           W = H^T M^-1 H)
@@ -9,7 +10,7 @@
 //                         rho_T = factor / lambda_max(W_TT)
 //   kDiagonalEstimate:    as kExactDelassus with M^-1 replaced by diag(M)^-1
 //                         (one pass over H)
-//   kConstant:            rho = value
+//   kConstant:            rho = value * factor
 //   q_free = H^T M^-1 f + w
 //
 // Why this rho: s = r - rho u must add quantities of one unit; rho ~ 1/||W_aa||
@@ -17,26 +18,24 @@
 // rescaling of M and f (r scales with them, v and u do not), unlike Siconos'
 // rho = 1.
 //
-// W_aa is computed exactly without forming M^-1: with P M P^T = L D L^T (Eigen
-// SimplicialLDLT), W_aa = Y^T D^-1 Y, Y = L^-1 P H_a, and the sparse triangular
-// solve only visits the elimination tree ancestors of the dofs of contact a, so
-// the cost is a small multiple of the factorization's last separators per
-// contact, not n per contact. When M is not symmetric (an upper-triangle M
-// taken "as stored"), a sparse LU of M is used and W_aa comes from three dense
-// solves per contact.
+// The exact W_aa come from MInverse::DiagonalBlocks (elimination-tree solves
+// on the LDL^T of M, or dense solves on its LU when M is not symmetric).
 //
-// Guard: a contact with W_aa ~ 0 (touching no free dof) gets the median rho of
-// the others.
+// Guard: a contact with W_aa ~ 0 (touching no free dof: lambda_max(W_aa) at
+// most 1e-14 of the largest one, or not finite) gets the median rho of the
+// others (MedianOfUsable, newton/local_solvers.h); with the split rule, a
+// usable contact whose W_NN or lambda_max(W_TT) is ~ 0 uses lambda_max(W_aa)
+// for that part.
 #ifndef FCSN_NEWTON_RHO_H_
 #define FCSN_NEWTON_RHO_H_
 
 #include <Eigen/Core>
-#include <Eigen/SparseCholesky>
 #include <string>
 #include <vector>
 
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
+#include "newton/m_factorization.h"
 
 namespace fcsn::internal {
 
@@ -48,22 +47,26 @@ struct ScalingData {
       true;  // whether M was factorized as symmetric (LDL^T) or by LU
 };
 
-// Keeps the symbolic analysis (ordering, elimination tree) of the LDL^T of M
-// between calls whose M has the same pattern, as in time stepping; only the
-// numeric factorization is redone.
-struct ScalingWorkspace {
-  Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower> ldlt;
-  std::vector<int> outer, inner;  // pattern of M the analysis was done for
-  bool analyzed = false;
-};
-
-// Returns false and a message if M cannot be factorized (singular, not square).
-// workspace may be nullptr (no reuse).
+// rho and q_free of `problem` into *scaling. m_inverse: the solve's owner of
+// M's factorization, bound to `problem` (factorized here if it is not yet);
+// nullptr factorizes a local one. Returns false and a message if M cannot be
+// factorized (singular, not square) or M^-1 f is not finite.
 bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,
                     std::string* message,
-                    ScalingWorkspace* workspace = nullptr);
+                    MInverse* m_inverse = nullptr);
+
+// The rule's per-contact rho from given diagonal blocks W_aa (nc of them; the
+// exact ones, or diag(M)-estimated ones for kDiagonalEstimate), including the
+// guard and options.factor. For kConstant the blocks are not read.
+Eigen::VectorXd RhoFromBlocks(const std::vector<Eigen::Matrix3d>& W,
+                              const RhoOptions& options);
+
+// H_a^T diag(M)^-1 H_a for every contact (zero diagonal entries of M skipped):
+// the blocks of kDiagonalEstimate.
+std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(
+    const GlobalProblem& problem);
 
 }  // namespace fcsn::internal
 

@@ -248,7 +248,9 @@ class Solver::Impl {
   internal::NewtonSystem system_;
   std::unique_ptr<LinearSolver> linear_;
   bool analyzed_ = false;
-  internal::ScalingWorkspace scaling_workspace_;
+  // The one factorization of M of a solve and what derives from it (q_free,
+  // rho's W_aa, NSGS, projected Jacobi): bound in Prepare(), factorized once.
+  internal::MInverse m_inverse_;
   internal::Delassus delassus_;
   std::unique_ptr<internal::NsgsSolver> nsgs_;
   std::unique_ptr<internal::ProjectedJacobiSolver> jacobi_;
@@ -315,11 +317,9 @@ bool Solver::Impl::Prepare(const GlobalProblem& problem, Run* run) {
   {
     ScopedTimer timer(&summary.timings.setup);
     std::string message;
-    if (!internal::ComputeScaling(problem,
-                                  options_.rho,
-                                  &run->scaling,
-                                  &message,
-                                  &scaling_workspace_)) {
+    m_inverse_.Bind(problem);
+    if (!internal::ComputeScaling(
+            problem, options_.rho, &run->scaling, &message, &m_inverse_)) {
       summary.status = SolverStatus::kInvalidInput;
       summary.message = message;
       return false;
@@ -636,12 +636,12 @@ bool Solver::Impl::RunNsgsPhase(Run* run,
   if (method == NsgsMethod::kNone) return false;
   if (method == NsgsMethod::kJacobi && !run->jacobi_ready) {
     jacobi_ = std::make_unique<internal::ProjectedJacobiSolver>(
-        scaling_workspace_.ldlt, run->scaling.rho, run->scaling.q_free_norm);
+        m_inverse_.factorization(), run->scaling.rho, run->scaling.q_free_norm);
     run->jacobi_ready = true;
   }
   if (method == NsgsMethod::kGaussSeidel && !run->delassus_ready) {
     std::string message;
-    if (!delassus_.Compute(problem, &message)) {
+    if (!delassus_.Compute(problem, &m_inverse_, &message)) {
       summary.status = SolverStatus::kNumericalIssue;
       summary.message =
           "NSGS: the Delassus operator could not be built: " + message;
@@ -723,11 +723,9 @@ Solver::Impl::NsgsMethod Solver::Impl::ChooseNsgsMethod(Run* run) {
                    hybrid.delassus_budget_per_nonzero * nonzeros, 1e18)));
   if (internal::Delassus::BuildCost(problem, budget) > budget) {
     run->summary->delassus_over_budget = true;
-    // ComputeScaling factored a symmetric M with scaling_workspace_ and keeps
-    // the factors; a non-symmetric M was factored by a discarded LU.
-    const bool have_ldlt = run->scaling.m_symmetric &&
-                           scaling_workspace_.analyzed &&
-                           scaling_workspace_.ldlt.info() == Eigen::Success;
+    // Jacobi runs on the LDL^T m_inverse_ made for rho (symmetric M only).
+    const bool have_ldlt = m_inverse_.factorization().type() ==
+                           internal::MFactorizationType::kSimplicialLdlt;
     run->nsgs_method = have_ldlt ? NsgsMethod::kJacobi : NsgsMethod::kNone;
   }
   return run->nsgs_method;

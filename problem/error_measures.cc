@@ -11,17 +11,10 @@
 #include <vector>
 
 #include "formulations/coulomb_cone.h"
+#include "problem/m_symmetry.h"
 
 namespace fcsn {
 namespace {
-
-// Exact symmetry test (M is read or built as data, a rounding-level asymmetry
-// is a real one).
-bool IsSymmetric(const SparseMatrix& a) {
-  if (a.rows() != a.cols()) return false;
-  const SparseMatrix at = a.transpose();
-  return (a - at).norm() == 0.0;
-}
 
 // Every row and every column of a holds at least one nonzero value. A matrix
 // without is singular; Eigen's SparseLU does not return on an all-zero matrix,
@@ -149,7 +142,8 @@ bool ComputeQFreeNorm(const GlobalProblem& given,
       *error = "M is singular (a row or a column has no nonzero entry)";
     return false;
   } else {
-    if (IsSymmetric(p.M)) {
+    // The library's one symmetry rule (problem/m_symmetry.h).
+    if (internal::IsSymmetricM(p.M)) {
       Eigen::SimplicialLDLT<SparseMatrix> ldlt(p.M);
       if (ldlt.info() == Eigen::Success) {
         x = ldlt.solve(p.f);

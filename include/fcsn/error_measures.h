@@ -42,8 +42,9 @@
 //
 // Cost of ComputeErrorMeasures: one pass over the entries of M and H and one
 // over the contacts, O(nnz(M) + nnz(H)); no solve with M. Only q_free needs a
-// factorization of M: ComputeQFreeNorm, once per problem (the solver has it
-// from its rho setup).
+// factorization of M: ComputeQFreeNorm, once per problem, for callers without
+// one (`fcsn check`); the solver passes the norm from its one factorization of
+// M per solve instead.
 //
 // Usage:
 //   double q_free_norm = 0.0;  // 0: unknown (drops out of s_u and e_nat)
@@ -81,7 +82,8 @@ struct ErrorMeasures {
 };
 
 // ||q_free|| = ||H^T M^-1 f + w|| (for s_u and e_nat). Factorizes M once
-// (SimplicialLDLT if M is symmetric, SparseLU otherwise, with a residual check)
+// (SimplicialLDLT if M is symmetric by the library's one rule, relative
+// asymmetry <= 1e-13 in the max norm, SparseLU otherwise, with a residual check)
 // and returns false plus a one-line message if M is singular (structurally:
 // an empty row or column, or numerically) or the solve is inaccurate. The
 // problem must pass Validate().

@@ -119,10 +119,12 @@ TEST_P(NsgsNoAllocationTest, SweepsDoNotAllocate) {
 TEST(NsgsNoAllocationTest, ProjectedJacobiSweepsDoNotAllocate) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 1.2, 0.1);
-  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
-  ASSERT_EQ(ldlt.info(), Eigen::Success);
+  MFactorization factorization;
+  std::string factor_error;
+  ASSERT_TRUE(factorization.Factorize(problem.M, &factor_error))
+      << factor_error;
   ProjectedJacobiSolver solver(
-      ldlt, Eigen::VectorXd::Constant(problem.m(), 0.1), 1.0);
+      factorization, Eigen::VectorXd::Constant(problem.m(), 0.1), 1.0);
   NsgsOptions options;
   options.error_check_frequency = 1000000;
   const long short_run = CountAllocations(problem, &solver, options, 2);

@@ -37,13 +37,15 @@ Eigen::VectorXd SpectralRho(const GlobalProblem& problem) {
 TEST(ProjectedJacobiTest, SolvesAnElasticLatticeLikeNsgs) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 1.2, 0.1);
-  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
-  ASSERT_EQ(ldlt.info(), Eigen::Success);
+  MFactorization factorization;
+  std::string factor_error;
+  ASSERT_TRUE(factorization.Factorize(problem.M, &factor_error))
+      << factor_error;
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
   ProjectedJacobiSolver jacobi(
-      ldlt, SpectralRho(problem), delassus.q_free_norm());
+      factorization, SpectralRho(problem), delassus.q_free_norm());
   Eigen::VectorXd r, v;
   const NsgsResult result =
       jacobi.Run(problem, NsgsOptions(), 1e-9, 2000, kNoDeadline, &r, &v);
@@ -69,27 +71,33 @@ TEST(ProjectedJacobiTest, SolvesAnElasticLatticeLikeNsgs) {
 TEST(ProjectedJacobiTest, RejectsMismatchedInputs) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(3, 3, 2, 0.3, 0.5, 0.0);
-  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
+  MFactorization factorization;
+  std::string factor_error;
+  ASSERT_TRUE(factorization.Factorize(problem.M, &factor_error))
+      << factor_error;
   Eigen::VectorXd r, v;
   // rho for one contact too few
   ProjectedJacobiSolver short_rho(
-      ldlt, Eigen::VectorXd::Ones(problem.m() - 3), 1.0);
+      factorization, Eigen::VectorXd::Ones(problem.m() - 3), 1.0);
   EXPECT_EQ(short_rho.Run(problem, NsgsOptions(), 1e-8, 10, kNoDeadline, &r, &v)
                 .status,
             SolverStatus::kInvalidInput);
   // a zero rho
   Eigen::VectorXd rho = Eigen::VectorXd::Ones(problem.m());
   rho.segment<3>(3).setZero();
-  ProjectedJacobiSolver zero_rho(ldlt, rho, 1.0);
+  ProjectedJacobiSolver zero_rho(factorization, rho, 1.0);
   EXPECT_EQ(zero_rho.Run(problem, NsgsOptions(), 1e-8, 10, kNoDeadline, &r, &v)
                 .status,
             SolverStatus::kInvalidInput);
   // a factorization of another M
   const GlobalProblem other =
       testing::MakeLatticeOnFloor(4, 3, 2, 0.3, 0.5, 0.0);
-  ProjectedJacobiSolver::Ldlt other_ldlt(other.M);
+  MFactorization other_factorization;
+  std::string other_error;
+  ASSERT_TRUE(other_factorization.Factorize(other.M, &other_error))
+      << other_error;
   ProjectedJacobiSolver wrong_m(
-      other_ldlt, Eigen::VectorXd::Ones(problem.m()), 1.0);
+      other_factorization, Eigen::VectorXd::Ones(problem.m()), 1.0);
   EXPECT_EQ(
       wrong_m.Run(problem, NsgsOptions(), 1e-8, 10, kNoDeadline, &r, &v).status,
       SolverStatus::kInvalidInput);
@@ -103,8 +111,11 @@ TEST(ProjectedJacobiTest, ZeroContacts) {
   problem.f = Eigen::Vector3d(1.0, 2.0, 3.0);
   problem.w.resize(0);
   problem.mu.resize(0);
-  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
-  ProjectedJacobiSolver jacobi(ldlt, Eigen::VectorXd(), 0.0);
+  MFactorization factorization;
+  std::string factor_error;
+  ASSERT_TRUE(factorization.Factorize(problem.M, &factor_error))
+      << factor_error;
+  ProjectedJacobiSolver jacobi(factorization, Eigen::VectorXd(), 0.0);
   Eigen::VectorXd r, v;
   const NsgsResult result =
       jacobi.Run(problem, NsgsOptions(), 1e-12, 10, kNoDeadline, &r, &v);
@@ -117,8 +128,11 @@ TEST(ProjectedJacobiTest, ZeroContacts) {
 TEST(ProjectedJacobiTest, NonFiniteStartIsReset) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(3, 3, 2, 0.3, 0.5, 0.0);
-  ProjectedJacobiSolver::Ldlt ldlt(problem.M);
-  ProjectedJacobiSolver jacobi(ldlt, SpectralRho(problem), 1.0);
+  MFactorization factorization;
+  std::string factor_error;
+  ASSERT_TRUE(factorization.Factorize(problem.M, &factor_error))
+      << factor_error;
+  ProjectedJacobiSolver jacobi(factorization, SpectralRho(problem), 1.0);
   Eigen::VectorXd r = Eigen::VectorXd::Constant(
       problem.m(), std::numeric_limits<double>::quiet_NaN());
   Eigen::VectorXd v;

@@ -1,0 +1,301 @@
+// The factorization of M and what derives from it (see m_factorization.h).
+#include "newton/m_factorization.h"
+
+#include <Eigen/OrderingMethods>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "newton/stored_pattern.h"
+#include "problem/m_symmetry.h"
+
+namespace fcsn::internal {
+namespace {
+
+using Ldlt =
+    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>>;
+using RowMajorPanel = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
+
+// Elimination tree of the LDL^T: parent(j) = first off-diagonal row of column
+// j of L (strictly lower, unit diagonal), -1 for a root.
+std::vector<int> EliminationTree(const SparseMatrix& L) {
+  const int n = static_cast<int>(L.rows());
+  std::vector<int> parent(n, -1);
+  for (int j = 0; j < n; ++j) {
+    if (L.outerIndexPtr()[j + 1] > L.outerIndexPtr()[j]) {
+      parent[j] = L.innerIndexPtr()[L.outerIndexPtr()[j]];
+    }
+  }
+  return parent;
+}
+
+// W_aa for every contact from P M P^T = L D L^T (see the header): Y = L^-1 P
+// H_a on the elimination-tree ancestors of the dofs of a, W_aa = Y^T D^-1 Y.
+void DiagonalBlocksFromLdlt(const Ldlt& ldlt,
+                            const SparseMatrix& H,
+                            std::vector<Eigen::Matrix3d>* W) {
+  const SparseMatrix& L = ldlt.matrixL().nestedExpression();
+  const Eigen::VectorXd D = ldlt.vectorD();
+  const auto& perm = ldlt.permutationP().indices();
+  const int n = static_cast<int>(L.rows());
+  const std::vector<int> parent = EliminationTree(L);
+  // Row-major: the solve below updates whole rows (3 contiguous doubles).
+  RowMajorPanel Y = RowMajorPanel::Zero(n, 3);
+  std::vector<char> marked(n, 0);
+  std::vector<int> reach;
+  const int nc = static_cast<int>(H.cols() / 3);
+  W->assign(nc, Eigen::Matrix3d::Zero());
+  for (int a = 0; a < nc; ++a) {
+    reach.clear();
+    for (int k = 0; k < 3; ++k) {
+      for (SparseMatrix::InnerIterator it(H, 3 * a + k); it; ++it) {
+        const int row = perm[it.row()];
+        Y(row, k) += it.value();
+        for (int j = row; j != -1 && !marked[j]; j = parent[j]) {
+          marked[j] = 1;
+          reach.push_back(j);
+        }
+      }
+    }
+    // Children before parents: a valid forward order.
+    std::sort(reach.begin(), reach.end());
+    Eigen::Matrix3d& Wa = (*W)[a];
+    for (int j : reach) {
+      for (int p = L.outerIndexPtr()[j]; p < L.outerIndexPtr()[j + 1]; ++p) {
+        Y.row(L.innerIndexPtr()[p]) -= L.valuePtr()[p] * Y.row(j);
+      }
+    }
+    for (int j : reach) {
+      Wa.noalias() += Y.row(j).transpose() * Y.row(j) / D[j];
+      Y.row(j).setZero();
+      marked[j] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+const char* ToString(MFactorizationType type) {
+  switch (type) {
+    case MFactorizationType::kNone:
+      return "none";
+    case MFactorizationType::kSimplicialLdlt:
+      return "simplicial-ldlt";
+    case MFactorizationType::kSparseLu:
+      return "sparse-lu";
+  }
+  return "?";
+}
+
+struct MFactorization::Factors {
+  Ldlt ldlt;
+  StoredPattern analyzed;     // pattern ldlt's analysis was done for
+  Eigen::VectorXd inverse_d;  // 1 / D of the LDL^T (allocation-free solves)
+  Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
+};
+
+MFactorization::MFactorization() : factors_(std::make_unique<Factors>()) {}
+MFactorization::~MFactorization() = default;
+
+void MFactorization::Reset() {
+  type_ = MFactorizationType::kNone;
+  n_ = 0;
+}
+
+bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
+  Reset();
+  if (M.rows() != M.cols()) {
+    *message = "M must be square, but it is " + std::to_string(M.rows()) +
+               " x " + std::to_string(M.cols());
+    return false;
+  }
+  const int n = static_cast<int>(M.rows());
+  if (n == 0) {
+    type_ = MFactorizationType::kSimplicialLdlt;
+    return true;
+  }
+  ++factorizations_;
+  if (IsSymmetricM(M)) {
+    if (!factors_->analyzed.Matches(M)) {
+      factors_->ldlt.analyzePattern(M);
+      factors_->analyzed.Assign(M);
+      ++analyses_;
+    }
+    factors_->ldlt.factorize(M);
+    const Eigen::VectorXd& d = factors_->ldlt.vectorD();
+    if (factors_->ldlt.info() != Eigen::Success || !d.allFinite() ||
+        (d.array() == 0.0).any()) {
+      factors_->analyzed.Clear();  // a failed factorize may leave it unusable
+      *message = "M is singular: its LDL^T factorization has a zero pivot";
+      return false;
+    }
+    factors_->inverse_d = d.cwiseInverse();
+    type_ = MFactorizationType::kSimplicialLdlt;
+  } else {
+    SparseMatrix compressed = M;
+    compressed.makeCompressed();
+    factors_->lu.analyzePattern(compressed);
+    factors_->lu.factorize(compressed);
+    ++analyses_;
+    if (factors_->lu.info() != Eigen::Success) {
+      *message = "M is singular: its sparse LU factorization failed (" +
+                 factors_->lu.lastErrorMessage() + ")";
+      return false;
+    }
+    type_ = MFactorizationType::kSparseLu;
+  }
+  n_ = n;
+  return true;
+}
+
+bool MFactorization::CheckPositiveDefinite(std::string* message) const {
+  if (type_ != MFactorizationType::kSimplicialLdlt || n_ == 0) return true;
+  const Eigen::VectorXd& d = factors_->ldlt.vectorD();
+  const double d_max = d.cwiseAbs().maxCoeff();
+  // A pivot below n eps max|d| is zero to working precision.
+  const double d_tiny = n_ * std::numeric_limits<double>::epsilon() * d_max;
+  for (int i = 0; i < n_; ++i) {
+    if (!(d[i] > 0.0)) {
+      *message = "M is symmetric but not positive definite (LDL^T pivot " +
+                 std::to_string(i) + " is " + std::to_string(d[i]) + ")";
+      return false;
+    }
+    if (d[i] <= d_tiny) {
+      *message = "M is numerically singular (LDL^T pivot " + std::to_string(i) +
+                 " is " + std::to_string(d[i]) + ", largest " +
+                 std::to_string(d_max) + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool MFactorization::Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+                           Eigen::MatrixXd* x) const {
+  if (rhs.rows() != n_) return false;
+  Eigen::MatrixXd out;
+  switch (type_) {
+    case MFactorizationType::kNone:
+      return false;
+    case MFactorizationType::kSimplicialLdlt:
+      if (n_ == 0) {
+        out.resize(0, rhs.cols());
+      } else {
+        out = factors_->ldlt.solve(rhs);
+      }
+      break;
+    case MFactorizationType::kSparseLu:
+      out = factors_->lu.solve(rhs);
+      break;
+  }
+  if (!out.allFinite()) return false;
+  *x = std::move(out);
+  return true;
+}
+
+bool MFactorization::Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
+                           Eigen::VectorXd* x) const {
+  Eigen::MatrixXd out;
+  if (!Solve(Eigen::Ref<const Eigen::MatrixXd>(rhs), &out)) return false;
+  *x = out.col(0);
+  return true;
+}
+
+bool MFactorization::SolveWithoutAllocation(const Eigen::VectorXd& b,
+                                            Eigen::VectorXd* x,
+                                            Eigen::VectorXd* work) const {
+  if (type_ != MFactorizationType::kSimplicialLdlt || b.size() != n_) {
+    return false;
+  }
+  if (n_ == 0) return true;
+  const Ldlt& ldlt = factors_->ldlt;
+  // Eigen's solve() allocates for its in-place permutation; by hand:
+  // P M P^T = L D L^T, x = P^T L^-T D^-1 L^-1 P b.
+  if (ldlt.permutationP().size() > 0) {
+    *work = ldlt.permutationP() * b;
+  } else {
+    *work = b;
+  }
+  ldlt.matrixL().solveInPlace(*work);
+  work->array() *= factors_->inverse_d.array();
+  ldlt.matrixU().solveInPlace(*work);
+  if (ldlt.permutationPinv().size() > 0) {
+    *x = ldlt.permutationPinv() * (*work);
+  } else {
+    *x = *work;
+  }
+  return x->allFinite();
+}
+
+void MFactorization::DiagonalBlocks(
+    const SparseMatrix& H, std::vector<Eigen::Matrix3d>* blocks) const {
+  const int nc = static_cast<int>(H.cols() / 3);
+  if (type_ == MFactorizationType::kSimplicialLdlt && n_ > 0) {
+    DiagonalBlocksFromLdlt(factors_->ldlt, H, blocks);
+    return;
+  }
+  blocks->assign(nc, Eigen::Matrix3d::Zero());
+  if (type_ != MFactorizationType::kSparseLu) return;
+  Eigen::MatrixXd Ha(n_, 3);
+  for (int a = 0; a < nc; ++a) {
+    Ha = Eigen::MatrixXd(H.middleCols(3 * a, 3));
+    const Eigen::MatrixXd X = factors_->lu.solve(Ha);
+    Eigen::Matrix3d& Wa = (*blocks)[a];
+    Wa = Ha.transpose() * X;
+    Wa = 0.5 * (Wa + Wa.transpose()).eval();
+  }
+}
+
+void MInverse::Bind(const GlobalProblem& problem) {
+  problem_ = &problem;
+  factorization_.Reset();
+  attempted_ = factored_ = symmetric_ = false;
+  failure_.clear();
+  q_free_ready_ = blocks_ready_ = false;
+  q_free_.resize(0);
+  q_free_norm_ = 0.0;
+  blocks_.clear();
+}
+
+bool MInverse::Factorize(std::string* message) {
+  if (problem_ == nullptr) {
+    *message = "internal error: M factorization used before Bind()";
+    return false;
+  }
+  if (!attempted_) {
+    attempted_ = true;
+    factored_ = factorization_.Factorize(problem_->M, &failure_);
+    symmetric_ = factored_ &&
+                 factorization_.type() == MFactorizationType::kSimplicialLdlt;
+  }
+  if (!factored_) *message = failure_;
+  return factored_;
+}
+
+bool MInverse::ComputeQFree(std::string* message) {
+  if (q_free_ready_) return true;
+  if (!Factorize(message)) return false;
+  Eigen::VectorXd x;
+  if (!factorization_.Solve(problem_->f, &x)) {
+    *message = "M^-1 f is not finite: M is numerically singular";
+    return false;
+  }
+  q_free_ = problem_->H.transpose() * x + problem_->w;
+  q_free_norm_ = q_free_.norm();
+  q_free_ready_ = true;
+  return true;
+}
+
+const std::vector<Eigen::Matrix3d>& MInverse::DiagonalBlocks() {
+  if (!blocks_ready_ && factored_) {
+    factorization_.DiagonalBlocks(problem_->H, &blocks_);
+    blocks_ready_ = true;
+  }
+  return blocks_;
+}
+
+}  // namespace fcsn::internal

@@ -1,0 +1,158 @@
+// newton/m_factorization.h: the one owner of the factorization of M in a
+// solve, and of everything derived from it (issue 16).
+//
+//   M symmetric (problem/m_symmetry.h):   P M P^T = L D L^T
+//       Eigen SimplicialLDLT, AMD ordering, from the lower triangle;
+//   otherwise (an upper triangle taken "as stored"):   P_r M P_c = L U
+//       Eigen SparseLU, COLAMD ordering.
+//
+//   q_free = H^T M^-1 f + w      (rho, error measures, NSGS)
+//   W_aa   = H_a^T M^-1 H_a      (3 x 3 diagonal blocks of the Delassus
+//                                 operator W = H^T M^-1 H, for rho)
+//   x      = M^-1 b              (the products H^T M^-1 H r of NSGS's velocity
+//                                 recovery and of projected Jacobi)
+//
+// Acceptance. Factorize() fails when the factorization fails (Eigen reports a
+// zero pivot or a structurally singular M) or an LDL^T pivot is not finite:
+// what rho and Newton need. NSGS and projected Jacobi also need M positive
+// definite (CheckPositiveDefinite(): every pivot > n eps max|d|).
+//
+// W_aa from the LDL^T without forming M^-1: W_aa = Y^T D^-1 Y, Y = L^-1 P H_a,
+// and the sparse triangular solve only visits the elimination-tree ancestors
+// of the dofs of contact a, so the cost per contact is a small multiple of the
+// factorization's last separators, not n. With the LU, three dense solves per
+// contact, W_aa symmetrized.
+//
+// MInverse is created once per Solver and bound to each solve's problem; it
+// factorizes on first need (lazily) and keeps the symbolic analysis (ordering,
+// elimination tree) while the pattern of M is unchanged, as in time stepping.
+// Pure Newton pays one factorization (for q_free, as before); rho, the
+// Delassus operator, projected Jacobi and the error measures of a hybrid solve
+// share it.
+//
+// Usage:
+//   MInverse m_inverse;                        // a Solver member
+//   m_inverse.Bind(problem);                   // each solve
+//   if (!m_inverse.ComputeQFree(&error)) ...   // factorizes M once
+//   const auto& w = m_inverse.DiagonalBlocks();  // lazily, same factors
+//   m_inverse.factorization().Solve(b, &x);
+#ifndef FCSN_NEWTON_M_FACTORIZATION_H_
+#define FCSN_NEWTON_M_FACTORIZATION_H_
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fcsn/problem.h"
+
+namespace fcsn::internal {
+
+// Which factorization of M is kept.
+enum class MFactorizationType {
+  kNone,            // "none": not factored (yet), or factorization failed
+  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, AMD ordering
+  kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
+};
+const char* ToString(MFactorizationType type);
+
+// The factors of one square matrix (M, or one diagonal block of M for the
+// Delassus operator). Not copyable (owns the factors).
+class MFactorization {
+ public:
+  MFactorization();
+  ~MFactorization();
+  MFactorization(const MFactorization&) = delete;
+  MFactorization& operator=(const MFactorization&) = delete;
+
+  // Factors the square matrix M: LDL^T when IsSymmetricM(M), else LU. The
+  // LDL^T's symbolic analysis is redone only when M's pattern differs from the
+  // last one. On failure returns false, sets *message and leaves type() ==
+  // kNone.
+  bool Factorize(const SparseMatrix& M, std::string* message);
+  // Drops the numeric factors (type() becomes kNone); the analysis is kept.
+  void Reset();
+  // True for LU; for LDL^T, true when every pivot d_i > n eps max|d| (M
+  // positive definite to working precision), else false with a message.
+  bool CheckPositiveDefinite(std::string* message) const;
+
+  MFactorizationType type() const { return type_; }
+  int n() const { return n_; }
+  // Numeric factorizations and symbolic analyses done by this object.
+  int factorizations() const { return factorizations_; }
+  int analyses() const { return analyses_; }
+
+  // x = M^-1 rhs for every column of rhs (rhs has n rows). Returns false (and
+  // leaves x unchanged) when M is not factored, the sizes do not match, or the
+  // result is not finite.
+  bool Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
+             Eigen::MatrixXd* x) const;
+  bool Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
+             Eigen::VectorXd* x) const;
+  // x = M^-1 b without allocating (x and work hold n entries), LDL^T only:
+  // x = P^T L^-T D^-1 L^-1 P b. False if not an LDL^T or x is not finite.
+  bool SolveWithoutAllocation(const Eigen::VectorXd& b,
+                              Eigen::VectorXd* x,
+                              Eigen::VectorXd* work) const;
+  // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
+  void DiagonalBlocks(const SparseMatrix& H,
+                      std::vector<Eigen::Matrix3d>* blocks) const;
+
+ private:
+  struct Factors;
+  std::unique_ptr<Factors> factors_;
+  MFactorizationType type_ = MFactorizationType::kNone;
+  int n_ = 0;
+  int factorizations_ = 0;
+  int analyses_ = 0;
+};
+
+// The per-solve owner: M's factorization, q_free and the diagonal blocks W_aa
+// of one bound problem, each computed on first need.
+class MInverse {
+ public:
+  MInverse() = default;
+  MInverse(const MInverse&) = delete;
+  MInverse& operator=(const MInverse&) = delete;
+
+  // Starts work on `problem` (kept by pointer: it must outlive the calls below
+  // that compute). Drops the factors and everything derived; the symbolic
+  // analysis survives an unchanged pattern of M.
+  void Bind(const GlobalProblem& problem);
+
+  // Factorizes M on the first call after Bind(), then returns that outcome
+  // (and its message) again. False before any Bind().
+  bool Factorize(std::string* message);
+  // q_free = H^T M^-1 f + w (factorizes if needed). False with a message when
+  // M cannot be factored or M^-1 f is not finite.
+  bool ComputeQFree(std::string* message);
+
+  // After a successful ComputeQFree().
+  const Eigen::VectorXd& q_free() const { return q_free_; }
+  double q_free_norm() const { return q_free_norm_; }
+  // After a successful Factorize(): W_aa for every contact, computed once.
+  const std::vector<Eigen::Matrix3d>& DiagonalBlocks();
+
+  // Whether M passed the symmetry test and was factored as L D L^T (after a
+  // successful Factorize()).
+  bool symmetric() const { return symmetric_; }
+  const MFactorization& factorization() const { return factorization_; }
+  const GlobalProblem* problem() const { return problem_; }
+
+ private:
+  const GlobalProblem* problem_ = nullptr;
+  MFactorization factorization_;
+  bool attempted_ = false;  // Factorize() ran since Bind()
+  bool factored_ = false;   // ... and succeeded
+  std::string failure_;     // ... or why not
+  bool symmetric_ = false;
+  bool q_free_ready_ = false;
+  Eigen::VectorXd q_free_;
+  double q_free_norm_ = 0.0;
+  bool blocks_ready_ = false;
+  std::vector<Eigen::Matrix3d> blocks_;
+};
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_M_FACTORIZATION_H_
