@@ -10,6 +10,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
+#include "fcsn/time_stepping.h"
 #include "fcsn/types.h"
 
 #endif  // FCSN_FCSN_H_

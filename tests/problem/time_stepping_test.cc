@@ -1,0 +1,281 @@
+// Tests of fcsn/time_stepping.h: the theta-method matrices of a hand-computed
+// 2-dof case, the step against the defining theta-rule equations, energy
+// conservation at theta = 1/2, the update, the gap term, validation, and the
+// warm start remapped by contact ids (appearing, vanishing, reordered).
+#include "fcsn/time_stepping.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+namespace fcsn {
+namespace {
+
+SparseMatrix Sparse(const Eigen::MatrixXd& dense) {
+  SparseMatrix A = dense.sparseView();
+  A.makeCompressed();
+  return A;
+}
+
+// The 2-dof case computed by hand in the tests below: h = 1/2, theta = 1/2
+// (theta h = 1/4, theta^2 h^2 = theta (1-theta) h^2 = 1/16, (1-theta) h =
+// 1/4), all values exact in binary.
+struct TwoDofCase {
+  Eigen::MatrixXd M{{2.0, 0.0}, {0.0, 1.0}};
+  Eigen::MatrixXd K{{4.0, -2.0}, {-2.0, 2.0}};
+  Eigen::MatrixXd C{{1.0, 0.0}, {0.0, 2.0}};
+  Eigen::VectorXd q{{1.0, -1.0}};
+  Eigen::VectorXd v{{2.0, 1.0}};
+  Eigen::VectorXd p{{0.5, -0.5}};
+  MoreauJeanOptions options() const {
+    MoreauJeanOptions o;
+    o.h = 0.5;
+    o.theta = 0.5;
+    return o;
+  }
+};
+
+// M^ = M + theta h C + theta^2 h^2 K = [[2 + 1/4 + 1/4, -1/8], [-1/8, 1 + 1/2
+// + 1/8]].
+TEST(MoreauJeanTest, IterationMatrixOfTwoDofCase) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  ASSERT_EQ(stepper.Setup(c.options(), Sparse(c.M), Sparse(c.K), Sparse(c.C)),
+            "");
+  const Eigen::MatrixXd expected{{2.5, -0.125}, {-0.125, 1.625}};
+  EXPECT_EQ(Eigen::MatrixXd(stepper.iteration_matrix()), expected);
+  EXPECT_TRUE(stepper.iteration_matrix().isCompressed());
+}
+
+// f^ = M v + p - h K q - (theta (1-theta) h^2 K + (1-theta) h C) v with M v =
+// (4, 1), h K q = (3, -2), K v / 16 = (3/8, -1/8), C v / 4 = (1/2, 1/2).
+TEST(MoreauJeanTest, FreeTermOfTwoDofCase) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  ASSERT_EQ(stepper.Setup(c.options(), Sparse(c.M), Sparse(c.K), Sparse(c.C)),
+            "");
+  Eigen::VectorXd f;
+  ASSERT_TRUE(stepper.FreeTerm(c.q, c.v, c.p, &f));
+  EXPECT_EQ(f, Eigen::VectorXd({{0.625, 2.125}}));
+}
+
+// Rayleigh coefficients give the same step as the explicit C = alpha M + beta
+// K.
+TEST(MoreauJeanTest, RayleighDampingIsAnExplicitC) {
+  const TwoDofCase c;
+  MoreauJeanOptions rayleigh = c.options();
+  rayleigh.rayleigh_alpha = 0.3;
+  rayleigh.rayleigh_beta = 0.02;
+  MoreauJean implicit_c, explicit_c;
+  ASSERT_EQ(implicit_c.Setup(rayleigh, Sparse(c.M), Sparse(c.K)), "");
+  const Eigen::MatrixXd C = 0.3 * c.M + 0.02 * c.K;
+  ASSERT_EQ(explicit_c.Setup(c.options(), Sparse(c.M), Sparse(c.K), Sparse(C)),
+            "");
+  const double eps = std::numeric_limits<double>::epsilon();
+  const Eigen::MatrixXd A = Eigen::MatrixXd(implicit_c.iteration_matrix());
+  const Eigen::MatrixXd B = Eigen::MatrixXd(explicit_c.iteration_matrix());
+  EXPECT_LE((A - B).norm(), 8 * eps * B.norm());
+  Eigen::VectorXd f1, f2;
+  ASSERT_TRUE(implicit_c.FreeTerm(c.q, c.v, c.p, &f1));
+  ASSERT_TRUE(explicit_c.FreeTerm(c.q, c.v, c.p, &f2));
+  EXPECT_LE((f1 - f2).norm(), 8 * eps * f2.norm());
+}
+
+// Without contact impulses, v_{k+1} = M^-1 f^ and the update must satisfy the
+// theta rule M (v1 - v0) = h [theta F1 + (1-theta) F0], F = F_ext - K q - C v,
+// for any theta, with F_ext linear in time.
+TEST(MoreauJeanTest, FreeStepSatisfiesTheThetaRule) {
+  const TwoDofCase c;
+  for (double theta : {0.5, 0.75, 1.0}) {
+    MoreauJeanOptions o = c.options();
+    o.theta = theta;
+    o.rayleigh_alpha = 0.1;
+    o.rayleigh_beta = 0.05;
+    MoreauJean stepper;
+    ASSERT_EQ(stepper.Setup(o, Sparse(c.M), Sparse(c.K), Sparse(c.C)), "");
+    const Eigen::VectorXd F0{{1.0, -3.0}}, F1{{2.0, 0.5}};
+    Eigen::VectorXd p, f;
+    ASSERT_TRUE(stepper.ExternalImpulse(F0, F1, &p));
+    ASSERT_TRUE(stepper.FreeTerm(c.q, c.v, p, &f));
+    const Eigen::MatrixXd M_hat = Eigen::MatrixXd(stepper.iteration_matrix());
+    Eigen::VectorXd q = c.q, v = c.v;
+    ASSERT_TRUE(stepper.Advance(M_hat.partialPivLu().solve(f), &q, &v));
+
+    const Eigen::MatrixXd C =
+        c.C + o.rayleigh_alpha * c.M + o.rayleigh_beta * c.K;
+    const Eigen::VectorXd force0 = F0 - c.K * c.q - C * c.v;
+    const Eigen::VectorXd force1 = F1 - c.K * q - C * v;
+    const Eigen::VectorXd lhs = c.M * (v - c.v);
+    const Eigen::VectorXd rhs = o.h * (theta * force1 + (1.0 - theta) * force0);
+    // Round-off of a 2 x 2 solve and a few products: a small multiple of eps.
+    EXPECT_LE((lhs - rhs).norm(),
+              1e-14 * (c.M * c.v).norm() + 1e-14 * rhs.norm())
+        << "theta " << theta;
+  }
+}
+
+// theta = 1/2 (trapezoidal rule) conserves 1/2 v^T M v + 1/2 q^T K q of an
+// undamped, unloaded system exactly (up to round-off), over many steps.
+TEST(MoreauJeanTest, HalfThetaConservesEnergy) {
+  const TwoDofCase c;
+  MoreauJeanOptions o;
+  o.h = 0.05;
+  o.theta = 0.5;
+  MoreauJean stepper;
+  ASSERT_EQ(stepper.Setup(o, Sparse(c.M), Sparse(c.K)), "");
+  const Eigen::MatrixXd M_hat = Eigen::MatrixXd(stepper.iteration_matrix());
+  const auto lu = M_hat.partialPivLu();
+  auto energy = [&c](const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+    return 0.5 * v.dot(c.M * v) + 0.5 * q.dot(c.K * q);
+  };
+  Eigen::VectorXd q = c.q, v = c.v, f;
+  const double e0 = energy(q, v);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(2);
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_TRUE(stepper.FreeTerm(q, v, zero, &f));
+    ASSERT_TRUE(stepper.Advance(lu.solve(f), &q, &v));
+  }
+  EXPECT_NEAR(energy(q, v), e0, 1e-12 * e0);
+  // Implicit Euler dissipates it.
+  o.theta = 1.0;
+  ASSERT_EQ(stepper.Setup(o, Sparse(c.M), Sparse(c.K)), "");
+  const auto lu1 = Eigen::MatrixXd(stepper.iteration_matrix()).partialPivLu();
+  q = c.q;
+  v = c.v;
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_TRUE(stepper.FreeTerm(q, v, zero, &f));
+    ASSERT_TRUE(stepper.Advance(lu1.solve(f), &q, &v));
+  }
+  EXPECT_LT(energy(q, v), 0.5 * e0);
+}
+
+// q_next = q + h ((1-theta) v + theta v_next) = (1, -1) + 1/2 (1/2 (2, 1) +
+// 1/2 (0, 4)); the predicted displacement is q + (1-theta) h v = q + v / 4.
+TEST(MoreauJeanTest, UpdateAndPredictedDisplacement) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  ASSERT_EQ(stepper.Setup(c.options(), Sparse(c.M)), "");
+  Eigen::VectorXd q_tilde;
+  ASSERT_TRUE(stepper.PredictedDisplacement(c.q, c.v, &q_tilde));
+  EXPECT_EQ(q_tilde, Eigen::VectorXd({{1.5, -0.75}}));
+  EXPECT_EQ(stepper.PredictedDisplacement(1.0, 2.0), 1.5);
+  Eigen::VectorXd q = c.q, v = c.v;
+  const Eigen::VectorXd v_next{{0.0, 4.0}};
+  ASSERT_TRUE(stepper.Advance(v_next, &q, &v));
+  EXPECT_EQ(q, Eigen::VectorXd({{1.5, 0.25}}));
+  EXPECT_EQ(v, v_next);
+  EXPECT_EQ(stepper.AdvanceDisplacement(-1.0, 1.0, 4.0), 0.25);
+}
+
+// One contact whose normal is dof 2 and first tangent dof 1: g = g0 + q~_2 =
+// 1 - 3/4, w = (g / h, 0, 0).
+TEST(MoreauJeanTest, GapFreeTerm) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  ASSERT_EQ(stepper.Setup(c.options(), Sparse(c.M)), "");
+  const SparseMatrix H = Sparse(Eigen::MatrixXd{{0, 1, 0}, {1, 0, 0}});
+  Eigen::VectorXd w;
+  ASSERT_TRUE(stepper.GapFreeTerm(H, Eigen::VectorXd::Ones(1), c.q, c.v, &w));
+  EXPECT_EQ(w, Eigen::VectorXd({{0.5, 0.0, 0.0}}));
+  ASSERT_TRUE(stepper.GapFreeTerm(H, Eigen::VectorXd(), c.q, c.v, &w));
+  EXPECT_EQ(w, Eigen::VectorXd({{-1.5, 0.0, 0.0}}));
+  EXPECT_FALSE(stepper.GapFreeTerm(H, Eigen::VectorXd::Ones(2), c.q, c.v, &w));
+}
+
+TEST(MoreauJeanTest, WrongSizesAreRefused) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  Eigen::VectorXd f = Eigen::VectorXd::Constant(1, 7.0);
+  EXPECT_FALSE(stepper.FreeTerm(c.q, c.v, c.p, &f));  // not set up
+  ASSERT_EQ(stepper.Setup(c.options(), Sparse(c.M), Sparse(c.K)), "");
+  const Eigen::VectorXd three = Eigen::VectorXd::Zero(3);
+  EXPECT_FALSE(stepper.FreeTerm(three, c.v, c.p, &f));
+  EXPECT_FALSE(stepper.FreeTerm(c.q, c.v, three, &f));
+  EXPECT_FALSE(stepper.ExternalImpulse(c.p, three, &f));
+  EXPECT_EQ(f, Eigen::VectorXd::Constant(1, 7.0));  // untouched
+  Eigen::VectorXd q = c.q, v = c.v;
+  EXPECT_FALSE(stepper.Advance(three, &q, &v));
+  EXPECT_EQ(q, c.q);
+}
+
+TEST(MoreauJeanTest, SetupValidates) {
+  const TwoDofCase c;
+  MoreauJean stepper;
+  MoreauJeanOptions o = c.options();
+  o.theta = 0.0;
+  EXPECT_NE(stepper.Setup(o, Sparse(c.M)).find("theta"), std::string::npos);
+  o = c.options();
+  o.h = -1.0;
+  EXPECT_NE(stepper.Setup(o, Sparse(c.M)).find("::h"), std::string::npos);
+  o = c.options();
+  o.rayleigh_beta = std::nan("");
+  EXPECT_NE(stepper.Setup(o, Sparse(c.M)).find("rayleigh_beta"),
+            std::string::npos);
+  EXPECT_NE(
+      stepper
+          .Setup(c.options(), Sparse(c.M), Sparse(Eigen::MatrixXd::Ones(3, 3)))
+          .find("K must be 2 x 2"),
+      std::string::npos);
+  Eigen::MatrixXd bad = c.C;
+  bad(0, 0) = std::numeric_limits<double>::infinity();
+  EXPECT_NE(stepper.Setup(c.options(), Sparse(c.M), Sparse(c.K), Sparse(bad))
+                .find("C has non-finite"),
+            std::string::npos);
+  EXPECT_EQ(stepper.n(), 0);  // a refused setup leaves the stepper empty
+  EXPECT_NE(stepper.Setup(c.options(), SparseMatrix(2, 3)).find("M must be"),
+            std::string::npos);
+}
+
+// Previous contacts 10, 20, 30; new contacts 30 (kept, moved first), 40
+// (appeared), 10 (kept, moved last); 20 vanished.
+TEST(RemapContactGuessTest, AppearingVanishingReordered) {
+  Solution previous;
+  previous.v = Eigen::VectorXd::LinSpaced(4, 1.0, 4.0);
+  previous.r = Eigen::VectorXd::LinSpaced(9, 1.0, 9.0);
+  previous.u = -previous.r;
+  Solution guess;
+  ASSERT_EQ(RemapContactGuess({10, 20, 30}, previous, {30, 40, 10}, &guess),
+            "");
+  EXPECT_EQ(guess.v, previous.v);
+  const Eigen::VectorXd r_expected{{7, 8, 9, 0, 0, 0, 1, 2, 3}};
+  EXPECT_EQ(guess.r, r_expected);
+  EXPECT_EQ(guess.u, Eigen::VectorXd(-r_expected));
+}
+
+TEST(RemapContactGuessTest, InPlaceEmptyUAndEmptySets) {
+  Solution x;
+  x.v = Eigen::VectorXd::Ones(2);
+  x.r = Eigen::VectorXd::LinSpaced(6, 1.0, 6.0);
+  ASSERT_EQ(RemapContactGuess({-5, 7}, x, {7, -5, 8}, &x), "");
+  EXPECT_EQ(x.r, Eigen::VectorXd({{4, 5, 6, 1, 2, 3, 0, 0, 0}}));
+  EXPECT_EQ(x.u.size(), 0);
+  EXPECT_EQ(x.v, Eigen::VectorXd::Ones(2));
+  // Every contact vanished, then contacts appear from an empty set.
+  ASSERT_EQ(RemapContactGuess({7, -5, 8}, x, {}, &x), "");
+  EXPECT_EQ(x.r.size(), 0);
+  ASSERT_EQ(RemapContactGuess({}, x, {1, 2}, &x), "");
+  EXPECT_EQ(x.r, Eigen::VectorXd::Zero(6));
+}
+
+TEST(RemapContactGuessTest, RefusesRepeatedIdsAndWrongSizes) {
+  Solution previous;
+  previous.r = Eigen::VectorXd::Ones(6);
+  Solution guess;
+  guess.r = Eigen::VectorXd::Constant(1, 7.0);
+  EXPECT_NE(RemapContactGuess({1, 1}, previous, {1}, &guess).find("twice"),
+            std::string::npos);
+  EXPECT_NE(RemapContactGuess({1, 2}, previous, {3, 3}, &guess).find("twice"),
+            std::string::npos);
+  EXPECT_NE(RemapContactGuess({1, 2, 3}, previous, {1}, &guess).find("3 x 3"),
+            std::string::npos);
+  previous.u = Eigen::VectorXd::Ones(3);
+  EXPECT_NE(RemapContactGuess({1, 2}, previous, {1}, &guess).find("u ("),
+            std::string::npos);
+  EXPECT_EQ(guess.r, Eigen::VectorXd::Constant(1, 7.0));  // untouched
+}
+
+}  // namespace
+}  // namespace fcsn
