@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "formulations/coulomb_cone.h"
+
 namespace fcsn {
 
 ContactStatus ClassifyContact(double mu,
@@ -29,6 +31,29 @@ void ClassifyContacts(const Eigen::VectorXd& mu,
   statuses->resize(nc);
   for (int a = 0; a < nc; ++a)
     (*statuses)[a] = ClassifyContact(mu[a], r.segment<3>(3 * a), largest);
+}
+
+bool ContactResults(const GlobalProblem& problem,
+                    const Solution& solution,
+                    std::vector<ContactResult>* results) {
+  const int nc = problem.nc();
+  if (problem.H.rows() != problem.n() || problem.m() != 3 * nc ||
+      problem.w.size() != problem.m() || solution.v.size() != problem.n() ||
+      solution.r.size() != problem.m()) {
+    return false;
+  }
+  const Eigen::VectorXd u = problem.H.transpose() * solution.v + problem.w;
+  std::vector<ContactStatus> statuses;
+  ClassifyContacts(problem.mu, solution.r, &statuses);
+  results->resize(nc);
+  for (int a = 0; a < nc; ++a) {
+    ContactResult& result = (*results)[a];
+    result.status = statuses[a];
+    result.r = solution.r.segment<3>(3 * a);
+    result.u = u.segment<3>(3 * a);
+    result.u_hat = CoulombCone(problem.mu[a]).ModifiedVelocity(result.u);
+  }
+  return true;
 }
 
 }  // namespace fcsn

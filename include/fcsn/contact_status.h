@@ -10,14 +10,22 @@
 // (IterationRecord::take_off, stick, slip) and the C API's per-contact status
 // (fcsn/fcsn_c.h) both use it.
 //
+// Per-contact results (ContactResults): the status above, the reaction r_a,
+// the relative velocity u_a = [H^T v + w]_a (recomputed from v, as the error
+// measures do) and De Saxce's modified velocity û_a = u_a + mu_a ||u_T,a|| e_N.
+//
 // Usage:
 //   std::vector<fcsn::ContactStatus> statuses;
 //   fcsn::ClassifyContacts(problem.mu, solution.r, &statuses);
+//   std::vector<fcsn::ContactResult> results;
+//   fcsn::ContactResults(problem, solution, &results);
 #ifndef FCSN_CONTACT_STATUS_H_
 #define FCSN_CONTACT_STATUS_H_
 
 #include <Eigen/Core>
 #include <vector>
+
+#include "fcsn/problem.h"
 
 namespace fcsn {
 
@@ -51,6 +59,21 @@ ContactStatus ClassifyContact(double mu,
 void ClassifyContacts(const Eigen::VectorXd& mu,
                       const Eigen::VectorXd& r,
                       std::vector<ContactStatus>* statuses);
+
+// The result of one contact a of a solution (local frame N, T1, T2).
+struct ContactResult {
+  ContactStatus status = ContactStatus::kTakeOff;
+  Eigen::Vector3d r = Eigen::Vector3d::Zero();      // reaction r_a
+  Eigen::Vector3d u = Eigen::Vector3d::Zero();      // u_a = [H^T v + w]_a
+  Eigen::Vector3d u_hat = Eigen::Vector3d::Zero();  // u_a + mu_a ||u_T,a|| e_N
+};
+
+// The nc results of solution (v of size n, r of size m; u is not read) for
+// problem into *results, resized to nc. False, *results untouched, when the
+// sizes do not match the problem.
+bool ContactResults(const GlobalProblem& problem,
+                    const Solution& solution,
+                    std::vector<ContactResult>* results);
 
 }  // namespace fcsn
 
