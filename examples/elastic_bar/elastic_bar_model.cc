@@ -70,7 +70,11 @@ std::unique_ptr<ElasticBar> ElasticBar::Create(const BarOptions& options,
     return nullptr;
   }
   std::unique_ptr<ElasticBar> bar(new ElasticBar(options));
-  bar->Assemble();
+  const std::string assembly_error = bar->Assemble();
+  if (!assembly_error.empty()) {
+    if (error != nullptr) *error = assembly_error;
+    return nullptr;
+  }
   bar->Reset();
   return bar;
 }
@@ -85,11 +89,7 @@ ElasticBar::ElasticBar(const BarOptions& options) : options_(options) {
   grid_.first_node = 0;
 }
 
-fem::ThetaMethod ElasticBar::theta_method() const {
-  return fem::ThetaMethod{options_.h, options_.theta, options_.rayleigh_beta};
-}
-
-void ElasticBar::Assemble() {
+std::string ElasticBar::Assemble() {
   std::vector<fem::Triplet> triplets;
   mass_ = Eigen::VectorXd::Zero(n());
   z_load_ = Eigen::VectorXd::Zero(n());
@@ -97,7 +97,15 @@ void ElasticBar::Assemble() {
       options_.youngs_modulus, options_.poisson_ratio, options_.density};
   fem::AssembleGrid(grid_, material, &triplets, &mass_, &z_load_);
   K_ = fem::SymmetricMatrix(n(), triplets, options_.stiffness_drop_tolerance);
-  M_hat_ = fem::IterationMatrix(K_, mass_, theta_method().kappa());
+  MoreauJeanOptions time;
+  time.h = options_.h;
+  time.theta = options_.theta;
+  time.rayleigh_beta = options_.rayleigh_beta;
+  SparseMatrix M(n(), n());
+  M.setIdentity();
+  M.diagonal() = mass_;
+  const std::string stepper_error = stepper_.Setup(time, M, K_);
+  if (!stepper_error.empty()) return stepper_error;
 
   // Contact a is bottom node a (k = 0 comes first in HexGrid's numbering);
   // frame columns (n, t1, t2) = (e_z, e_x, e_y).
@@ -113,6 +121,7 @@ void ElasticBar::Assemble() {
   H_.setFromTriplets(h_triplets.begin(), h_triplets.end());
   H_.makeCompressed();
   mu_ = Eigen::VectorXd::Constant(nc(), options_.mu);
+  return "";
 }
 
 double ElasticBar::total_mass() const {
@@ -152,20 +161,16 @@ Eigen::VectorXd ElasticBar::Gaps() const {
 }
 
 void ElasticBar::BuildStepProblem(GlobalProblem* problem) const {
-  const fem::ThetaMethod tm = theta_method();
-  problem->M = M_hat_;
+  problem->M = stepper_.iteration_matrix();
   problem->H = H_;
   problem->mu = mu_;
   problem->G.resize(n(), 0);
   problem->b.resize(0);
-  const Eigen::VectorXd kq = K_ * (tm.h * q_ + tm.c1() * v_);
-  problem->f = mass_.cwiseProduct(v_) - tm.h * options_.gravity * z_load_ - kq;
-
-  // w: gap at the predicted configuration d = q + (1-theta) h v, over h.
-  const Eigen::VectorXd d = q_ + (1.0 - tm.theta) * tm.h * v_;
-  const Eigen::VectorXd ud = H_.transpose() * d;
-  problem->w = Eigen::VectorXd::Zero(m());
-  for (int a = 0; a < nc(); ++a) problem->w[3 * a] = ud[3 * a] / tm.h;
+  // The step's weight impulse -h g Fz, and w = (gap at q~ / h) e_N with zero
+  // gaps at q = 0.
+  const Eigen::VectorXd impulse = -(options_.h * options_.gravity) * z_load_;
+  stepper_.FreeTerm(q_, v_, impulse, &problem->f);
+  stepper_.GapFreeTerm(H_, Eigen::VectorXd(), q_, v_, &problem->w);
 }
 
 bool ElasticBar::Advance(const Solution& solution, std::string* error) {
@@ -184,9 +189,7 @@ bool ElasticBar::Advance(const Solution& solution, std::string* error) {
     if (error != nullptr) *error = "ElasticBar::Advance: v or r not finite.";
     return false;
   }
-  const fem::ThetaMethod tm = theta_method();
-  q_ += tm.h * (tm.theta * solution.v + (1.0 - tm.theta) * v_);
-  v_ = solution.v;
+  stepper_.Advance(solution.v, &q_, &v_);
   ++step_;
   return true;
 }

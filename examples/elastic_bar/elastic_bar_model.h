@@ -16,11 +16,15 @@
 // to its frame, H(3 a + d, 3 a + j) = R(d, j), i.e. H(3a+2, 3a) = H(3a, 3a+1)
 // = H(3a+1, 3a+2) = 1 and every other entry 0 (n x m, m nonzeros); mu_a = mu.
 //
-// Step k (t_k = k h), theta-method of fem::ThetaMethod (kappa, c1):
-//   M^ = M + kappa K,  f_k = M v + h F_ext - K (h q + c1 v),  F_ext = -g Fz,
-//   w_a = (g_a / h) e_N,  g_a = [H^T d]_N = d_z(node a),  d = q + (1-theta) h v,
+// Step k (t_k = k h): the theta-method of fcsn::MoreauJean
+// (fcsn/time_stepping.h) with the lumped M, K, C = beta K and the external
+// impulse p = -h g Fz (Fz the nodal loads of a unit body force along z):
+//   M^ = M + (h theta beta + h^2 theta^2) K,
+//   f_k = M v + p - K (h q + (h^2 theta (1-theta) + h (1-theta) beta) v),
+//   w_a = (g_a / h) e_N,  g_a = [H^T d]_N = d_z(node a),  d = q + (1-theta) h v
+//   (MoreauJean::GapFreeTerm),
 //   M^ v_k = H r_k + f_k,  u_k = H^T v_k + w_k,  Coulomb at every contact,
-//   q_k = q + h (theta v_k + (1-theta) v).
+//   q_k = q + h (theta v_k + (1-theta) v)  (MoreauJean::Advance).
 // w_N = gap / h is the masonry example's scaling (LMGC90 GAP_SGR_CLB). With
 // theta = 1 the gap after the step is g_a + h v_z = h u_N,a >= 0: no
 // penetration beyond the solver's tolerance.
@@ -45,6 +49,7 @@
 #include <string>
 
 #include "fcsn/problem.h"
+#include "fcsn/time_stepping.h"
 #include "h8_elasticity.h"
 
 namespace fcsn::elastic_bar {
@@ -112,12 +117,15 @@ class ElasticBar {
   int m() const { return 3 * nc(); }
   const SparseMatrix& stiffness() const { return K_; }
   const Eigen::VectorXd& mass_diagonal() const { return mass_; }
-  const SparseMatrix& iteration_matrix() const { return M_hat_; }
+  const SparseMatrix& iteration_matrix() const {
+    return stepper_.iteration_matrix();
+  }
   const SparseMatrix& H() const { return H_; }
   double total_mass() const;
   // Vertical impulse of gravity over one step, m g h (N s).
   double weight_impulse() const;
-  fem::ThetaMethod theta_method() const;
+  // The theta-method of the steps (h, theta, beta of the options).
+  const MoreauJean& time_stepper() const { return stepper_; }
 
   int step() const { return step_; }
   double time() const { return step_ * options_.h; }
@@ -144,14 +152,15 @@ class ElasticBar {
 
  private:
   explicit ElasticBar(const BarOptions& options);
-  void Assemble();
+  // K, M, H, mu and the time stepper; "" or the reason the stepper refused.
+  std::string Assemble();
 
   BarOptions options_;
   fem::HexGrid grid_;
   SparseMatrix K_;
   Eigen::VectorXd mass_;
   Eigen::VectorXd z_load_;  // nodal loads of a unit body force along +z
-  SparseMatrix M_hat_;
+  MoreauJean stepper_;
   SparseMatrix H_;
   Eigen::VectorXd mu_;
 

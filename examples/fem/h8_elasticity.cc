@@ -1,5 +1,5 @@
-// h8_elasticity.cc: H8 element stiffness, box-mesh assembly and the theta-method
-// iteration matrix (see h8_elasticity.h).
+// h8_elasticity.cc: H8 element stiffness and box-mesh assembly (see
+// h8_elasticity.h).
 #include "h8_elasticity.h"
 
 #include <array>
@@ -115,24 +115,6 @@ SparseMatrix SymmetricMatrix(int n,
   }
   S.makeCompressed();
   return S;
-}
-
-SparseMatrix IterationMatrix(const SparseMatrix& K,
-                             const Eigen::VectorXd& mass,
-                             double kappa) {
-  const int n = static_cast<int>(mass.size());
-  std::vector<Triplet> triplets;
-  triplets.reserve(K.nonZeros() + n);
-  for (int col = 0; col < K.outerSize(); ++col) {
-    for (SparseMatrix::InnerIterator it(K, col); it; ++it) {
-      triplets.emplace_back(it.row(), it.col(), kappa * it.value());
-    }
-  }
-  for (int i = 0; i < n; ++i) triplets.emplace_back(i, i, mass[i]);
-  SparseMatrix M_hat(n, n);
-  M_hat.setFromTriplets(triplets.begin(), triplets.end());
-  M_hat.makeCompressed();
-  return M_hat;
 }
 
 }  // namespace fcsn::fem

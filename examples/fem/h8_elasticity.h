@@ -1,6 +1,6 @@
 // h8_elasticity.h: small-strain linear elasticity on boxes meshed by trilinear
-// hexahedra (H8), and the linear Moreau-Jean theta-method coefficients, shared
-// by the FE examples (masonry_wall, elastic_bar).
+// hexahedra (H8), shared by the FE examples (masonry_wall, elastic_bar; their
+// time stepping is fcsn::MoreauJean, fcsn/time_stepping.h).
 //
 // Element (size a x b x c, isotropic E, nu, 2 x 2 x 2 Gauss points):
 //   K_e = sum_gp B^T D B det J,  local node (i, j, k) in {0,1}^3 -> i + 2 j + 4 k,
@@ -8,18 +8,12 @@
 // Lumped mass: rho a b c / 8 on each of the 3 dofs of each element node; the
 // consistent load of a unit body force along z is the same rho a b c / 8.
 //
-// Theta-method (velocity form, Rayleigh damping C = beta K, alpha = 0):
-//   M^ = M + kappa K,  kappa = h theta beta + h^2 theta^2,
-//   f  = M v + h F_ext - K (h q + c1 v),  c1 = h^2 theta (1-theta) + h (1-theta) beta,
-//   q_next = q + h (theta v_next + (1-theta) v).
-//
 // Usage:
 //   fcsn::fem::HexGrid grid;  // lower, upper, nx, ny, nz, first_node
 //   std::vector<fcsn::fem::Triplet> triplets;
 //   Eigen::VectorXd mass = Eigen::VectorXd::Zero(n), load = mass;
 //   fcsn::fem::AssembleGrid(grid, material, &triplets, &mass, &load);
 //   fcsn::SparseMatrix K = fcsn::fem::SymmetricMatrix(n, triplets, 1e-12);
-//   fcsn::SparseMatrix M_hat = fcsn::fem::IterationMatrix(K, mass, theta_method.kappa());
 #ifndef FCSN_EXAMPLES_FEM_H8_ELASTICITY_H_
 #define FCSN_EXAMPLES_FEM_H8_ELASTICITY_H_
 
@@ -79,24 +73,6 @@ void AssembleGrid(const HexGrid& grid,
 SparseMatrix SymmetricMatrix(int n,
                              const std::vector<Triplet>& triplets,
                              double drop_tolerance);
-
-// M^ = diag(mass) + kappa K, K the leading K.rows() x K.rows() block (dofs past
-// it, e.g. rigid bodies, get their mass only).
-SparseMatrix IterationMatrix(const SparseMatrix& K,
-                             const Eigen::VectorXd& mass,
-                             double kappa);
-
-// Coefficients of the theta-method above.
-struct ThetaMethod {
-  double h = 0.0;      // time step, s
-  double theta = 0.5;  // (0, 1]
-  double beta = 0.0;   // Rayleigh stiffness damping, s
-  double kappa() const { return h * theta * beta + h * h * theta * theta; }
-  // c1 of f = M v + h F_ext - K (h q + c1 v).
-  double c1() const {
-    return h * h * theta * (1.0 - theta) + h * (1.0 - theta) * beta;
-  }
-};
 
 }  // namespace fcsn::fem
 

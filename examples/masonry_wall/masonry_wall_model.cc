@@ -170,18 +170,16 @@ std::unique_ptr<MasonryWall> MasonryWall::Create(const WallOptions& options,
   wall->AssembleStiffnessAndMass();
   wall->BuildContacts();
   wall->AssembleH();
-  wall->AssembleIterationMatrix();
+  const std::string stepper_error = wall->SetUpTimeStepper();
+  if (!stepper_error.empty()) {
+    if (error != nullptr) *error = stepper_error;
+    return nullptr;
+  }
   wall->Reset();
   return wall;
 }
 
 MasonryWall::MasonryWall(const WallOptions& options) : options_(options) {}
-
-fem::ThetaMethod MasonryWall::ThetaCoefficients() const {
-  return fem::ThetaMethod{options_.h, options_.theta, options_.rayleigh_beta};
-}
-
-double MasonryWall::kappa() const { return ThetaCoefficients().kappa(); }
 
 void MasonryWall::BuildMesh() {
   const WallOptions& o = options_;
@@ -403,8 +401,20 @@ void MasonryWall::AssembleH() {
   H_.makeCompressed();
 }
 
-void MasonryWall::AssembleIterationMatrix() {
-  M_hat_ = fem::IterationMatrix(K_, mass_, kappa());
+std::string MasonryWall::SetUpTimeStepper() {
+  MoreauJeanOptions time;
+  time.h = options_.h;
+  time.theta = options_.theta;
+  time.rayleigh_beta = options_.rayleigh_beta;
+  // K and C = beta K act on the block dofs only: K padded with the empty rows
+  // and columns of the top-support dofs.
+  SparseMatrix K = K_;
+  K.conservativeResize(n(), n());
+  K.makeCompressed();
+  SparseMatrix M(n(), n());
+  M.setIdentity();
+  M.diagonal() = mass_;
+  return stepper_.Setup(time, M, K);
 }
 
 double MasonryWall::CourseMass(int course) const {
@@ -461,32 +471,23 @@ void MasonryWall::BuildStepProblem(GlobalProblem* problem) const {
   const double g = GravityAtStep(k);
   const double v_prev = ShearVelocityAt(step_ * h);
   const double v_now = ShearVelocityAt(k * h);
-  const int nb = num_block_dofs();
-  const int s = top_support_dof();
 
-  problem->M = M_hat_;
+  problem->M = stepper_.iteration_matrix();
   problem->H = H_;
   problem->mu = mu_;
   problem->G.resize(n(), 0);
   problem->b.resize(0);
 
-  // Blocks: f = M v + h F_ext(g_k) - K (h q + (h^2 theta (1-theta) + h
-  // (1-theta) beta) v).
-  const double c1 = ThetaCoefficients().c1();
-  problem->f.resize(n());
-  const Eigen::VectorXd kq = K_ * (h * q_.head(nb) + c1 * v_.head(nb));
-  problem->f.head(nb) = mass_.head(nb).cwiseProduct(v_.head(nb)) +
-                        h * g * gravity_load_.head(nb) - kq;
-  // Top support: momentum plus weight on v_z.
-  problem->f.tail(kTopSupportFreeDofs) =
-      mass_.tail(kTopSupportFreeDofs)
-          .cwiseProduct(v_.tail(kTopSupportFreeDofs));
-  problem->f[s + 1] += h * g * gravity_load_[s + 1];
+  // f: momentum, the step's gravity impulse h F_ext(g_k) (blocks and the top
+  // support's v_z), elastic and damping forces.
+  const Eigen::VectorXd impulse = (h * g) * gravity_load_;
+  stepper_.FreeTerm(q_, v_, impulse, &problem->f);
 
   // w: gap at the predicted configuration d = q + (1-theta) h v over h, minus
   // the prescribed antagonist velocity in the contact frame.
-  const Eigen::VectorXd d = q_ + (1.0 - theta) * h * v_;
-  const double d_support_x = support_x_ + (1.0 - theta) * h * v_prev;
+  Eigen::VectorXd d;
+  stepper_.PredictedDisplacement(q_, v_, &d);
+  const double d_support_x = stepper_.PredictedDisplacement(support_x_, v_prev);
   const Eigen::VectorXd ud = H_.transpose() * d;
   const double scale =
       options_.gap_scaling == GapScaling::kOverH ? 1.0 / h : 1.0 / (theta * h);
@@ -516,12 +517,10 @@ bool MasonryWall::Advance(const Solution& solution, std::string* error) {
     return false;
   }
   const double h = options_.h;
-  const double theta = options_.theta;
   const double v_prev = ShearVelocityAt(step_ * h);
   const double v_now = ShearVelocityAt((step_ + 1) * h);
-  q_ += h * (theta * solution.v + (1.0 - theta) * v_);
-  v_ = solution.v;
-  support_x_ += h * (theta * v_now + (1.0 - theta) * v_prev);
+  stepper_.Advance(solution.v, &q_, &v_);
+  support_x_ = stepper_.AdvanceDisplacement(support_x_, v_prev, v_now);
   last_ = solution;
   ++step_;
   return true;

@@ -19,14 +19,19 @@
 //   E_b^T R_a,
 // rigid antagonist rows -[R_a ; [x'_a - c_s]_x R_a] on its free dofs.
 //
-// Step k (t_k = k h), kappa = h theta beta + h^2 theta^2:
-//   M^ = M + kappa K (blocks),  diag(m_s, m_s, I_xx, I_yy, I_zz) (top support)
-//   f_k = M v + h F_ext(g_k) - h K q - (h^2 theta (1-theta) + h (1-theta) beta)
-//   K v   (blocks) f_k = (m_s v_y, m_s v_z + h m_s g_k, I omega) (support) w_a
-//   = (g_a / h) e_N - R_a^T v_B^presc(x'_a),  g_a = [H^T d]_N, d = q +
-//   (1-theta) h v M^ v_k = H r_k + f_k,  u_k = H^T v_k + w_k,  Coulomb at every
-//   contact q_k = q + h (theta v_k + (1-theta) v)
-// with (q, v) the state after step k-1. The problem of a step is a
+// Step k (t_k = k h): the theta-method of fcsn::MoreauJean
+// (fcsn/time_stepping.h) with M = diag(lumped block masses, m_s, m_s, I_xx,
+// I_yy, I_zz), K the block stiffness (zero on the top-support dofs), Rayleigh
+// C = beta K and the external impulse p_k = h F_ext(g_k) (gravity g_k of step
+// k on the blocks and on the top support's v_z):
+//   M^ = M + (h theta beta + h^2 theta^2) K,
+//   f_k = M v + p_k - K (h q + (h^2 theta (1-theta) + h (1-theta) beta) v),
+//   w_a = (g_a / h) e_N - R_a^T v_B^presc(x'_a),  g_a = [H^T d]_N,
+//   d = q + (1-theta) h v  (MoreauJean::PredictedDisplacement),
+//   M^ v_k = H r_k + f_k,  u_k = H^T v_k + w_k,  Coulomb at every contact,
+//   q_k = q + h (theta v_k + (1-theta) v)  (MoreauJean::Advance),
+// with (q, v) the state after step k-1; the top support's prescribed x
+// displacement follows the same rule. The problem of a step is a
 // fcsn::GlobalProblem.
 //
 // Usage:
@@ -51,6 +56,7 @@
 #include <vector>
 
 #include "fcsn/problem.h"
+#include "fcsn/time_stepping.h"
 #include "h8_elasticity.h"
 
 namespace fcsn::masonry {
@@ -224,9 +230,12 @@ class MasonryWall {
   // Diagonal of M over all n dofs (lumped block masses; m_s, m_s, I for the top
   // support).
   const Eigen::VectorXd& mass_diagonal() const { return mass_; }
-  // kappa = h theta beta + h^2 theta^2, so that M^ = M + kappa K on the blocks.
-  double kappa() const;
-  const SparseMatrix& iteration_matrix() const { return M_hat_; }
+  // The theta-method of the steps (h, theta, beta of the options); M^ =
+  // iteration_matrix().
+  const MoreauJean& time_stepper() const { return stepper_; }
+  const SparseMatrix& iteration_matrix() const {
+    return stepper_.iteration_matrix();
+  }
   const SparseMatrix& H() const { return H_; }
   const Eigen::VectorXd& mu() const { return mu_; }
   // Mass of the blocks of one course (kg), and of all blocks.
@@ -277,8 +286,8 @@ class MasonryWall {
   void AssembleStiffnessAndMass();
   void BuildContacts();
   void AssembleH();
-  void AssembleIterationMatrix();
-  fem::ThetaMethod ThetaCoefficients() const;
+  // Sets up stepper_ (M^); "" or the reason it failed.
+  std::string SetUpTimeStepper();
   // Global-frame velocity of the prescribed top-support motion (V e_x) seen in
   // contact a's frame.
   Eigen::Vector3d PrescribedRelative(int a, double support_value) const;
@@ -293,7 +302,7 @@ class MasonryWall {
   Eigen::VectorXd mass_;
   Eigen::VectorXd
       gravity_load_;  // F_ext for g = -1 m/s^2 (consistent nodal loads, z up)
-  SparseMatrix M_hat_;
+  MoreauJean stepper_;
   SparseMatrix H_;
   Eigen::VectorXd mu_;
 
