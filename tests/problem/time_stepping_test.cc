@@ -11,6 +11,8 @@
 #include <limits>
 #include <vector>
 
+#include "fcsn/solver.h"
+
 namespace fcsn {
 namespace {
 
@@ -227,6 +229,43 @@ TEST(MoreauJeanTest, SetupValidates) {
   EXPECT_EQ(stepper.n(), 0);  // a refused setup leaves the stepper empty
   EXPECT_NE(stepper.Setup(c.options(), SparseMatrix(2, 3)).find("M must be"),
             std::string::npos);
+}
+
+// M^ keeps one pattern over the loop, so fcsn::Solver analyses J once: a
+// 2-node body (spring along x) pressed onto the plane by gravity, 5 steps.
+TEST(MoreauJeanTest, SolverAnalysesOnceOverTheLoop) {
+  Eigen::MatrixXd K = Eigen::MatrixXd::Zero(6, 6);
+  K(0, 0) = K(3, 3) = 1e3;
+  K(0, 3) = K(3, 0) = -1e3;
+  Eigen::MatrixXd H = Eigen::MatrixXd::Zero(6, 6);
+  for (int a = 0; a < 2; ++a) {  // (N, T1, T2) = (z, x, y) of node a
+    H(3 * a + 2, 3 * a) = H(3 * a, 3 * a + 1) = H(3 * a + 1, 3 * a + 2) = 1.0;
+  }
+  MoreauJeanOptions o;
+  o.h = 1e-3;
+  MoreauJean stepper;
+  ASSERT_EQ(
+      stepper.Setup(o, Sparse(Eigen::MatrixXd::Identity(6, 6)), Sparse(K)), "");
+  GlobalProblem problem;
+  problem.M = stepper.iteration_matrix();
+  problem.H = Sparse(H);
+  problem.mu = Eigen::VectorXd::Constant(2, 0.3);
+  Eigen::VectorXd F = Eigen::VectorXd::Zero(6), p;
+  F[2] = F[5] = -9.81;
+  ASSERT_TRUE(stepper.ExternalImpulse(F, F, &p));
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(6), v = q;
+  v[0] = 0.01;
+  Solver solver;
+  Solution x;
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_TRUE(stepper.FreeTerm(q, v, p, &problem.f));
+    ASSERT_TRUE(
+        stepper.GapFreeTerm(problem.H, Eigen::VectorXd(), q, v, &problem.w));
+    const SolverSummary summary = solver.Solve(problem, &x, &x);
+    ASSERT_TRUE(summary.IsConverged()) << summary.message;
+    EXPECT_EQ(summary.analyses, k == 0 ? 1 : 0) << "step " << k;
+    ASSERT_TRUE(stepper.Advance(x.v, &q, &v));
+  }
 }
 
 // Previous contacts 10, 20, 30; new contacts 30 (kept, moved first), 40
