@@ -204,10 +204,13 @@ bool MoreauJean::GapFreeTerm(const SparseMatrix& H,
   }
   Eigen::VectorXd q_tilde;
   if (!PredictedDisplacement(q, v, &q_tilde)) return false;
-  Eigen::VectorXd gaps = (H.transpose() * q_tilde)(Eigen::seqN(0, nc, 3));
-  if (initial_gaps.size() != 0) gaps += initial_gaps;
+  const Eigen::VectorXd u_q = H.transpose() * q_tilde;
   w->setZero(m);
-  for (int a = 0; a < nc; ++a) (*w)[3 * a] = gaps[a] / options_.h;
+  for (int a = 0; a < nc; ++a) {
+    const double gap =
+        initial_gaps.size() != 0 ? initial_gaps[a] + u_q[3 * a] : u_q[3 * a];
+    (*w)[3 * a] = gap / options_.h;
+  }
   return true;
 }
 
