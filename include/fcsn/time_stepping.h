@@ -24,11 +24,12 @@
 // Local kinematics (the convention of the examples, LMGC90's GAP_SGR_CLB): the
 // gap of contact a is evaluated at the predicted configuration
 //   q~ = q_k + (1-theta) h v_k,   g_a = g0_a + [H^T q~]_N,a,
-// and enters as w_a = (g_a / h) e_N, so that u_N,a = [H^T v_{k+1}]_N + g_a / h
-// >= 0 means "no penetration at t_{k+1}" when theta = 1 (and up to O(h^2)
-// otherwise). GapFreeTerm() forms that w for a fixed H and fixed obstacles;
-// models with moving obstacles use PredictedDisplacement() and add their own
-// terms.
+// and enters as w_a = (g_a / h) e_N. The gap after the step is then
+//   g_a(q_{k+1}) = g_a + theta h [H^T v_{k+1}]_N,a
+//                = h u_N,a - (1-theta) h [H^T v_{k+1}]_N,a,
+// so u_N,a >= 0 means "no penetration at t_{k+1}" exactly when theta = 1.
+// GapFreeTerm() forms that w for a fixed H and fixed obstacles; models with
+// moving obstacles use PredictedDisplacement() and add their own terms.
 //
 // Warm start by identifiers: the caller numbers its contacts with stable
 // integer ids (e.g. node id x obstacle id). RemapContactGuess() carries r and
@@ -41,7 +42,8 @@
 //   std::string error = stepper.Setup(time, M, K);        // "" when valid
 //   problem.M = stepper.iteration_matrix();  problem.H = H;  problem.mu = mu;
 //   for (each step) {
-//     stepper.FreeTerm(q, v, stepper.ExternalImpulse(F_k, F_k1), &problem.f);
+//     stepper.ExternalImpulse(F_k, F_k1, &p);
+//     stepper.FreeTerm(q, v, p, &problem.f);
 //     stepper.GapFreeTerm(H, gaps0, q, v, &problem.w);
 //     solver.Solve(problem, &x, &x);
 //     stepper.Advance(x.v, &q, &v);
@@ -127,8 +129,8 @@ class MoreauJean {
   MoreauJeanOptions options_;
   SparseMatrix M_;  // mass
   SparseMatrix K_;  // stiffness, 0 x 0 when absent
-  SparseMatrix
-      C_;  // damping given explicitly (without Rayleigh's), 0 x 0 when absent
+  // Damping given explicitly (without Rayleigh's), 0 x 0 when absent.
+  SparseMatrix C_;
   SparseMatrix M_hat_;
 };
 

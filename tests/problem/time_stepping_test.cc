@@ -356,7 +356,9 @@ TEST(RemapContactGuessTest, TimeLoopWithAChangingContactSet) {
     warm_iterations += warm.iterations;
     // Stopped (v0 / (mu g) = 3.4 ms) and at rest from step 5 on: the
     // remapped guess is the answer, whatever the order and the new contact.
-    if (k >= 5) EXPECT_EQ(warm.iterations, 0) << "step " << k;
+    if (k >= 5) {
+      EXPECT_EQ(warm.iterations, 0) << "step " << k;
+    }
     cold_iterations += cold.iterations;
     ASSERT_TRUE(stepper.Advance(x.v, &q, &v));
     previous_ids = ids;
