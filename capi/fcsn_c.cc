@@ -456,8 +456,8 @@ int fcsn_setup(fcsn_solver** solver,
     s->info.status = FCSN_STATUS_UNSOLVED;
     // Structure-only work now; a failure here (e.g. a structurally singular
     // Newton matrix) is reported again by the first solve.
-    const fcsn::SolverSummary setup = s->solver.Setup(s->problem);
-    if (!setup.IsConverged()) s->message = setup.message;
+    const fcsn::SetupSummary setup = s->solver.Setup(s->problem);
+    if (!setup.IsReady()) s->message = setup.message;
     *solver = s.release();
     return FCSN_OK;
   });

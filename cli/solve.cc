@@ -102,7 +102,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
 nlohmann::json HistoryJson(const SolverSummary& summary) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : summary.history) {
-    history.push_back({{"phase", h.phase},
+    history.push_back({{"phase", ToString(h.phase)},
                        {"iteration", h.iteration},
                        {"e_cone", h.e_cone},
                        {"e_dual", h.e_dual},
@@ -160,6 +160,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"delassus_entries", s.delassus_entries},
       {"delassus_over_budget", s.delassus_over_budget},
       {"regularized_factorizations", s.regularized_factorizations},
+      {"accepted_line_search_failures", s.accepted_line_search_failures},
       {"refinement_steps", s.refinement_steps},
       {"precision_fallbacks", s.precision_fallbacks},
       {"timings",

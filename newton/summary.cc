@@ -57,7 +57,8 @@ std::string SolverSummary::FullReport() const {
          std::to_string(line_search_trials) + ", regularized factorizations " +
          std::to_string(regularized_factorizations) + ", fallbacks " +
          std::to_string(fallbacks) + ", rho reductions " +
-         std::to_string(rho_reductions) + ", Delassus entries " +
+         std::to_string(rho_reductions) + ", accepted line-search failures " +
+         std::to_string(accepted_line_search_failures) + ", Delassus entries " +
          std::to_string(delassus_entries) +
          (delassus_over_budget ? " (W over budget, not formed)" : "") +
          ", ordering " + (ordering_used.empty() ? "-" : ordering_used) + "\n";
@@ -90,7 +91,7 @@ std::string SolverSummary::FullReport() const {
           sizeof(line),
           "  %-6s %5d %11.3e %11.3e %11.3e %11.3e %11.3e %11.3e %7.4f %6d "
           "%8d %5d %4d %9g\n",
-          h.phase.c_str(),
+          ToString(h.phase),
           h.iteration,
           h.e_cone,
           h.e_dual,

@@ -403,7 +403,7 @@ int main(int argc, char** argv) {
         for (const fcsn::IterationRecord& rec : s.history) {
           std::fprintf(stderr,
                        "  %s %d error %.3e e_nat %.3e t %.3f ls %d\n",
-                       rec.phase.c_str(),
+                       fcsn::ToString(rec.phase),
                        rec.iteration,
                        rec.WorstError(),
                        rec.e_nat,
@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
       double trials = 0;
       double flops_now = setup;
       for (const fcsn::IterationRecord& rec : s.history) {
-        if (rec.phase == "newton") {
+        if (rec.phase == fcsn::IterationPhase::kNewton) {
           // A record at (cumulative) Newton iteration k follows k steps.
           iterations_done = rec.iteration;
           trials += rec.line_search_trials;

@@ -22,11 +22,13 @@ struct IterationRecord;
 // What to do when the line search finds no acceptable step.
 enum class LineSearchFailurePolicy {
   kStop,  // "stop": end the solve with SolverStatus::kLineSearchFailed (best
-          // iterate returned)
+          // iterate returned), in the hybrid too (no NSGS fallback)
   kAcceptStep,  // "accept": take the last trial step anyway (Siconos'
-                // behaviour), counted in summary
-  kFallback,  // "fallback": hand over to NSGS sweeps (hybrid solver only; kStop
-              // otherwise)
+                // behaviour), counted in
+                // SolverSummary::accepted_line_search_failures
+  kFallback,    // "fallback": the hybrid hands over to NSGS sweeps as for any
+                // other Newton failure (HybridOptions::max_fallbacks); as kStop
+                // for pure Newton
 };
 
 // Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
@@ -59,7 +61,9 @@ struct LineSearchOptions {
   int max_trials = 30;
   // Smallest step length tried; below it the search has failed.
   double min_step = 1e-10;
-  LineSearchFailurePolicy on_failure = LineSearchFailurePolicy::kStop;
+  // kFallback by default: pure Newton stops with kLineSearchFailed, the hybrid
+  // treats the failure as any other Newton failure and falls back to NSGS.
+  LineSearchFailurePolicy on_failure = LineSearchFailurePolicy::kFallback;
 };
 
 // Per-contact scaling rho of the residuals (formulations.md §5).

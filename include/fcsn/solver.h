@@ -52,9 +52,10 @@ class Solver {
   // Optional: does the structure-only work for problem's patterns of M and H
   // ahead of the first Solve() (pattern of J, ordering, symbolic analysis),
   // e.g. before a time loop. Solve() does it itself when needed, so later
-  // solves with the same patterns count zero analyses either way. The summary
-  // reports status (kConverged means "ready"), message, analyses and timings.
-  SolverSummary Setup(const GlobalProblem& problem);
+  // solves with the same patterns count zero analyses either way. The result
+  // reports status (SetupStatus::kReady, or why not with a message), analyses
+  // and timings.
+  SetupSummary Setup(const GlobalProblem& problem);
 
   // guess: optional starting point (v and r used; u ignored); nullptr means v =
   // 0, r = 0 (or the NSGS warm start of the hybrid). solution: receives (v, u =

@@ -11,9 +11,10 @@
 
 namespace fcsn {
 
-// One Newton iteration (phase "newton") or one NSGS error check (phase "nsgs").
+// One Newton iteration (IterationPhase::kNewton) or one NSGS error check
+// (IterationPhase::kNsgs); ToString(phase) gives "newton" or "nsgs".
 struct IterationRecord {
-  std::string phase;  // "newton" or "nsgs"
+  IterationPhase phase = IterationPhase::kNewton;
   int iteration = 0;  // Newton iteration or NSGS sweep index within the solve
   // Error measures of the iterate (fcsn/error_measures.h): the criterion
   // max(e_cone, e_dual, e_comp, e_eq) <= tol, and e_nat, reported only.
@@ -64,6 +65,9 @@ struct SolverSummary {
       0;                   // J + delta E refactorizations after a singular J
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
+  // Newton steps taken although the line search found no acceptable step
+  // (LineSearchFailurePolicy::kAcceptStep).
+  int accepted_line_search_failures = 0;
   // Entries of the Delassus operator W stored for NSGS in this solve (9 per
   // 3 x 3 block); 0 when W was not formed. delassus_over_budget: the hybrid
   // declined to form W (HybridOptions::delassus_budget_per_nonzero): no warm
@@ -96,6 +100,17 @@ struct SolverSummary {
   std::string BriefReport() const;
   // Several lines: counters, timings, and the history table.
   std::string FullReport() const;
+};
+
+// What Solver::Setup() returns: whether the solver is ready, why not, and the
+// structure-only work it did (analyses; timings.setup, analysis and total).
+struct SetupSummary {
+  SetupStatus status = SetupStatus::kInvalidInput;
+  std::string message;  // why not ready; empty when ready
+  int analyses = 0;     // symbolic factorizations done by this Setup()
+  Timings timings;
+
+  bool IsReady() const { return status == SetupStatus::kReady; }
 };
 
 }  // namespace fcsn

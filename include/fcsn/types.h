@@ -125,11 +125,12 @@ inline constexpr std::array<RhoRule, 4> kAllRhoRules = {
 
 // Outcome of a solve.
 enum class SolverStatus {
-  kConverged,         // "converged": max(e_cone, e_dual, e_comp, e_eq) <= tol
-                      // (fcsn/error_measures.h)
-  kMaxIterations,     // "max-iterations": iteration budget spent
-  kTimeLimit,         // "time-limit": wall-clock budget spent
-  kLineSearchFailed,  // "line-search-failed": no acceptable step (policy: stop)
+  kConverged,           // "converged": max(e_cone, e_dual, e_comp, e_eq) <= tol
+                        // (fcsn/error_measures.h)
+  kMaxIterations,       // "max-iterations": iteration budget spent
+  kTimeLimit,           // "time-limit": wall-clock budget spent
+  kLineSearchFailed,    // "line-search-failed": no acceptable step (policies
+                        // stop and fallback; LineSearchFailurePolicy)
   kLinearSolverFailed,  // "linear-solver-failed": factorization or solve failed
                         // (e.g. singular J)
   kInvalidInput,  // "invalid-input": problem or options rejected; message says
@@ -155,6 +156,54 @@ inline constexpr std::array<SolverStatus, 10> kAllSolverStatuses = {
     SolverStatus::kRoundOffLimit,
     SolverStatus::kAborted};
 
+// What produced an IterationRecord (fcsn/summary.h).
+enum class IterationPhase {
+  kNewton,  // "newton": one Newton iteration
+  kNsgs,    // "nsgs": one NSGS (or projected Jacobi) error check
+};
+inline constexpr std::array<IterationPhase, 2> kAllIterationPhases = {
+    IterationPhase::kNewton, IterationPhase::kNsgs};
+
+// Outcome of Solver::Setup() (fcsn/solver.h): whether the solver is ready to
+// solve problems with the given patterns, not a solve's outcome.
+enum class SetupStatus {
+  kReady,         // "ready": options and problem valid, analysis done (none
+                  // needed for pure NSGS)
+  kInvalidInput,  // "invalid-input": problem or options rejected, or the
+                  // linear solver could not be created; message says why
+  kLinearSolverFailed,  // "linear-solver-failed": the symbolic analysis of J
+                        // failed
+  kInternalError,       // "internal-error": an exception inside fcsn (e.g.
+                        // an allocation failure)
+};
+inline constexpr std::array<SetupStatus, 4> kAllSetupStatuses = {
+    SetupStatus::kReady,
+    SetupStatus::kInvalidInput,
+    SetupStatus::kLinearSolverFailed,
+    SetupStatus::kInternalError};
+
+inline const char* ToString(IterationPhase x) {
+  switch (x) {
+    case IterationPhase::kNewton:
+      return "newton";
+    case IterationPhase::kNsgs:
+      return "nsgs";
+  }
+  return "?";
+}
+inline const char* ToString(SetupStatus x) {
+  switch (x) {
+    case SetupStatus::kReady:
+      return "ready";
+    case SetupStatus::kInvalidInput:
+      return "invalid-input";
+    case SetupStatus::kLinearSolverFailed:
+      return "linear-solver-failed";
+    case SetupStatus::kInternalError:
+      return "internal-error";
+  }
+  return "?";
+}
 inline const char* ToString(Formulation x) {
   switch (x) {
     case Formulation::kAlartCurnier:
@@ -329,6 +378,13 @@ inline std::optional<RhoRule> RhoRuleFromString(std::string_view s) {
 }
 inline std::optional<SolverStatus> SolverStatusFromString(std::string_view s) {
   return FromStringIn(kAllSolverStatuses, s);
+}
+inline std::optional<IterationPhase> IterationPhaseFromString(
+    std::string_view s) {
+  return FromStringIn(kAllIterationPhases, s);
+}
+inline std::optional<SetupStatus> SetupStatusFromString(std::string_view s) {
+  return FromStringIn(kAllSetupStatuses, s);
 }
 
 // Comma-separated list of the names of all values, for CLI help and error

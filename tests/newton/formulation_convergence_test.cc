@@ -28,13 +28,6 @@ GlobalProblem ReadShared(const std::string& file) {
   return problem;
 }
 
-// The phase's name, whether IterationRecord::phase is a string or an enum.
-std::string PhaseName(const std::string& phase) { return phase; }
-template <typename Phase>
-std::string PhaseName(Phase phase) {
-  return ToString(phase);
-}
-
 SolverOptions DefaultsWith(Formulation formulation) {
   SolverOptions options;
   options.formulation = formulation;
@@ -87,8 +80,8 @@ TEST_P(ConvergesOnSharedProblems, QuadraticallyWithDefaultOptionsOnLattices) {
     int checked = 0;
     const auto& h = summary.history;
     for (size_t k = 0; k + 1 < h.size(); ++k) {
-      if (PhaseName(h[k].phase) != "newton" ||
-          PhaseName(h[k + 1].phase) != "newton")
+      if (h[k].phase != IterationPhase::kNewton ||
+          h[k + 1].phase != IterationPhase::kNewton)
         continue;
       const double e = h[k].e_nat, e_next = h[k + 1].e_nat;
       // The quadratic regime (e_k <= 1e-4), above round-off (e_nat's floor

@@ -89,7 +89,7 @@ nlohmann::json History(const GlobalProblem& problem, const Config& config) {
   const SolverSummary s = solver.Solve(problem, nullptr, &x);
   nlohmann::json records = nlohmann::json::array();
   for (const IterationRecord& h : s.history) {
-    records.push_back({h.phase,
+    records.push_back({ToString(h.phase),
                        h.iteration,
                        h.take_off,
                        h.stick,

@@ -116,7 +116,7 @@ TEST(HybridTest, FallsBackToNsgsWhenNewtonFails) {
   EXPECT_GT(s.nsgs_sweeps, 0);
   bool saw_nsgs = false;
   for (const IterationRecord& h : s.history)
-    saw_nsgs = saw_nsgs || h.phase == "nsgs";
+    saw_nsgs = saw_nsgs || h.phase == IterationPhase::kNsgs;
   EXPECT_TRUE(saw_nsgs);
 }
 

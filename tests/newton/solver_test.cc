@@ -523,8 +523,9 @@ namespace {
 TEST(SolverTest, SetupAnalysesOnceAheadOfTheSolves) {
   GlobalProblem problem = testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 0.8);
   Solver solver(NewtonOptions(Formulation::kAlartCurnier));
-  const SolverSummary setup = solver.Setup(problem);
-  EXPECT_EQ(setup.status, SolverStatus::kConverged) << setup.message;
+  const SetupSummary setup = solver.Setup(problem);
+  EXPECT_EQ(setup.status, SetupStatus::kReady) << setup.message;
+  EXPECT_TRUE(setup.IsReady());
   EXPECT_EQ(setup.analyses, 1);
   Solution x;
   for (int step = 0; step < 2; ++step) {
@@ -535,7 +536,7 @@ TEST(SolverTest, SetupAnalysesOnceAheadOfTheSolves) {
   }
   GlobalProblem bad = problem;
   bad.w.resize(2);
-  EXPECT_EQ(solver.Setup(bad).status, SolverStatus::kInvalidInput);
+  EXPECT_EQ(solver.Setup(bad).status, SetupStatus::kInvalidInput);
 }
 
 }  // namespace

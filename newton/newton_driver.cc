@@ -1,0 +1,236 @@
+#include "newton/newton_driver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <utility>
+
+#include "newton/line_search.h"
+
+namespace fcsn::internal {
+namespace {
+
+// %.3e of x, for messages.
+std::string FormatNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3e", x);
+  return text;
+}
+
+}  // namespace
+
+void NewtonDriver::Run(const SolverOptions& options,
+                       NewtonSystem* system,
+                       LinearSolver* linear,
+                       SolveRun* run,
+                       bool detect_stall) {
+  options_ = &options;
+  system_ = system;
+  linear_ = linear;
+  run_ = run;
+  detect_stall_ = detect_stall;
+  const int n = run->problem->n();
+  const int m = run->problem->m();
+  DG_.resize(n + m);
+  DG_trial_.resize(n + m);
+  v_trial_.resize(n);
+  r_trial_.resize(m);
+  progress_ = Progress();
+  progress_.start_iteration = run->summary->iterations;
+  direction_.Reset();
+  for (;;) {
+    const int k = run->summary->iterations;
+    ErrorMeasures errors;
+    const double merit = EvaluateAndRecord(k, &errors);
+    if (EndsAtIterate(k, merit, errors)) return;
+    TrackProgress(k, merit);
+    if (ReduceRhoOnStall(k)) continue;
+    if (EndsOnBudget(k) || !ComputeDirection(k, merit) ||
+        !Globalize(k, merit)) {
+      return;
+    }
+    run->v += progress_.alpha * direction_.d().head(n);
+    run->r += progress_.alpha * direction_.d().tail(m);
+    ++run->summary->iterations;
+  }
+}
+
+double NewtonDriver::EvaluateAndRecord(int k, ErrorMeasures* errors) {
+  {
+    ScopedTimer timer(&run_->summary->timings.residual_jacobian);
+    system_->Evaluate(*run_->problem,
+                      options_->formulation,
+                      run_->newton_rho,
+                      run_->v,
+                      run_->r,
+                      /*with_jacobian=*/true);
+    Weigh(*run_, system_->residual(), &DG_);
+  }
+  const double merit = DG_.norm();
+  *errors = Measure(run_);
+  IterationRecord record;
+  record.phase = IterationPhase::kNewton;
+  record.iteration = k;
+  record.merit = merit;
+  record.step_length = progress_.alpha;
+  record.line_search_trials = progress_.trials;
+  record.rho_boost = run_->rho_boost;
+  run_->recorder.Record(run_->v, run_->r, std::move(record), *errors);
+  return merit;
+}
+
+bool NewtonDriver::End(SolverStatus status, std::string message) {
+  run_->summary->status = status;
+  run_->summary->message = std::move(message);
+  return true;
+}
+
+bool NewtonDriver::EndsAtIterate(int k,
+                                 double merit,
+                                 const ErrorMeasures& errors) {
+  // The message is cleared: not an earlier phase's (NSGS warm start).
+  if (errors.Converged(options_->tolerance))
+    return End(SolverStatus::kConverged, "");
+  if (!std::isfinite(merit) || !run_->v.allFinite() || !run_->r.allFinite()) {
+    return End(
+        SolverStatus::kNumericalIssue,
+        "the residual is not finite at Newton iteration " + std::to_string(k));
+  }
+  if (run_->recorder.aborted())
+    return End(SolverStatus::kAborted, "aborted by the iteration callback");
+  RoundOffWatch& round_off = progress_.round_off;
+  if (round_off.Update(
+          run_->recorder.states(), progress_.alpha, errors.Worst())) {
+    return End(SolverStatus::kRoundOffLimit,
+               "the measures stopped decreasing at the level round-off "
+               "allows: best max(e_cone, e_dual, e_comp, e_eq) " +
+                   FormatNumber(round_off.floor()) + " > tol " +
+                   FormatNumber(options_->tolerance) + " (Newton iteration " +
+                   std::to_string(k) + ")");
+  }
+  return false;
+}
+
+void NewtonDriver::TrackProgress(int k, double merit) {
+  // The starting point of a Newton run is left out of the stall tests: a full
+  // semismooth Newton step from an NSGS or fallback point typically raises
+  // the merit once before converging (wall problems: 0.3 -> 9 -> ... ->
+  // 1e-9), which is progress, not a stall.
+  if (k > progress_.start_iteration) progress_.merits.Add(merit);
+  if (merit < progress_.least_merit) {
+    progress_.least_merit = merit;
+    least_merit_v_ = run_->v;
+    least_merit_r_ = run_->r;
+  }
+}
+
+bool NewtonDriver::ReduceRhoOnStall(int k) {
+  // rho continuation (RhoOptions): a stall under a boosted rho first lowers
+  // the boost and restarts from the iterate of least merit under it; the
+  // stall test of EndsOnBudget only sees runs at the final rho.
+  const RhoOptions& rho = options_->rho;
+  if (!(run_->rho_boost > 1.0 &&
+        progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio))) {
+    return false;
+  }
+  run_->rho_boost = std::max(1.0, run_->rho_boost / rho.boost_reduction);
+  run_->newton_rho = run_->rho_boost * run_->scaling.rho;
+  ++run_->summary->rho_reductions;
+  run_->v = least_merit_v_;
+  run_->r = least_merit_r_;
+  progress_.least_merit = std::numeric_limits<double>::infinity();
+  progress_.merits.Clear();
+  progress_.recent_merits.clear();
+  progress_.round_off.Reset();
+  progress_.start_iteration = k;
+  progress_.alpha = 0.0;
+  progress_.trials = 0;
+  direction_.Reset();
+  return true;
+}
+
+bool NewtonDriver::EndsOnBudget(int k) {
+  const HybridOptions& hybrid = options_->hybrid;
+  if (detect_stall_ &&
+      progress_.merits.Stalled(hybrid.stall_window, hybrid.stall_ratio)) {
+    return End(SolverStatus::kStalled,
+               "Newton stalled at iteration " + std::to_string(k));
+  }
+  if (k >= options_->max_iterations) {
+    return End(
+        SolverStatus::kMaxIterations,
+        "no convergence after " + std::to_string(k) + " Newton iterations");
+  }
+  if (SteadyClock::now() >= run_->deadline) {
+    return End(
+        SolverStatus::kTimeLimit,
+        "time limit reached after " + std::to_string(k) + " Newton iterations");
+  }
+  return false;
+}
+
+bool NewtonDriver::ComputeDirection(int k, double merit) {
+  std::string message;
+  const LinearSolverStatus status = direction_.Compute(
+      *options_, *system_, linear_, *run_, DG_, merit, &message);
+  if (status == LinearSolverStatus::kSuccess) return true;
+  End(SolverStatus::kLinearSolverFailed,
+      "Newton iteration " + std::to_string(k) + ": " + ToString(status) + ": " +
+          message);
+  return false;
+}
+
+bool NewtonDriver::Globalize(int k, double merit) {
+  const LineSearchOptions& options = options_->line_search;
+  std::deque<double>& recent_merits = progress_.recent_merits;
+  recent_merits.push_back(0.5 * merit * merit);
+  while (static_cast<int>(recent_merits.size()) > options.non_monotone_window)
+    recent_merits.pop_front();
+  LineSearchResult search;
+  {
+    ScopedTimer timer(&run_->summary->timings.line_search);
+    const Eigen::VectorXd& d = direction_.d();
+    const int n = run_->problem->n();
+    const int m = run_->problem->m();
+    auto evaluate = [&](double step) -> const Eigen::VectorXd& {
+      v_trial_ = run_->v + step * d.head(n);
+      r_trial_ = run_->r + step * d.tail(m);
+      system_->Evaluate(*run_->problem,
+                        options_->formulation,
+                        run_->newton_rho,
+                        v_trial_,
+                        r_trial_,
+                        /*with_jacobian=*/false);
+      Weigh(*run_, system_->residual(), &DG_trial_);
+      return DG_trial_;
+    };
+    if (options.type == LineSearchType::kNone) {
+      // The full step: the next iteration evaluates the new point anyway.
+      search.success = true;
+      search.alpha = 1.0;
+    } else {
+      search = RunLineSearch(
+          options, DG_, direction_.slope(), recent_merits, evaluate);
+    }
+  }
+  run_->summary->line_search_trials += search.trials;
+  progress_.alpha = search.alpha;
+  progress_.trials = search.trials;
+  if (search.success) return true;
+  switch (options.on_failure) {
+    case LineSearchFailurePolicy::kAcceptStep:
+      ++run_->summary->accepted_line_search_failures;
+      return true;
+    case LineSearchFailurePolicy::kStop:
+    case LineSearchFailurePolicy::kFallback:
+      break;
+  }
+  End(SolverStatus::kLineSearchFailed,
+      "line search found no acceptable step at Newton iteration " +
+          std::to_string(k) + " after " + std::to_string(search.trials) +
+          " trials");
+  return false;
+}
+
+}  // namespace fcsn::internal

@@ -1,0 +1,103 @@
+// newton/newton_driver.h: the global semismooth Newton loop in z = (v, r)
+// (fcsn/solver.h), as a driver of named parts. Each iteration k:
+//
+//   1. evaluate G(z_k), J(z_k) and the merit ||D G||; record the iterate
+//      (newton/iterate_recorder.h);
+//   2. end at the iterate: converged (max(e_cone, e_dual, e_comp, e_eq) <=
+//      tol), non-finite residual, callback abort, round-off floor
+//      (newton/stall_detection.h);
+//   3. rho continuation: under a boosted rho (RhoOptions::initial_boost > 1),
+//      a stall of the merit over boost_window iterations divides the boost by
+//      boost_reduction and restarts from the iterate of least merit under the
+//      previous boost;
+//   4. end on the budgets: the stall test (hybrid only), max_iterations, the
+//      deadline;
+//   5. direction: J d = -G (newton/newton_direction.h: factorization with
+//      the singular-J regularization, mixed-precision re-entry, solve);
+//   6. globalization: the line search on 1/2 ||D G||^2 (newton/line_search.h)
+//      and, when it finds no acceptable step, the failure policy
+//      (LineSearchFailurePolicy: kAcceptStep takes the last trial step and
+//      counts it in SolverSummary::accepted_line_search_failures; kStop and
+//      kFallback end the run with kLineSearchFailed, the hybrid then falls
+//      back to NSGS for kFallback only);
+//   7. z_{k+1} = z_k + alpha d.
+//
+// The driver owns its workspace, sized at the first run and reused after.
+#ifndef FCSN_NEWTON_NEWTON_DRIVER_H_
+#define FCSN_NEWTON_NEWTON_DRIVER_H_
+
+#include <Eigen/Core>
+#include <deque>
+#include <limits>
+
+#include "fcsn/options.h"
+#include "linalg/linear_solver.h"
+#include "newton/newton_direction.h"
+#include "newton/newton_system.h"
+#include "newton/solve_run.h"
+#include "newton/stall_detection.h"
+
+namespace fcsn::internal {
+
+class NewtonDriver {
+ public:
+  // Newton from (run->v, run->r) until convergence, failure or the budgets;
+  // sets run->summary's status and message. With detect_stall, stops with
+  // kStalled when the merit has not dropped below hybrid.stall_ratio times
+  // its value hybrid.stall_window iterations earlier. The system holds the
+  // problem's pattern and matrix values, linear its analysis.
+  void Run(const SolverOptions& options,
+           NewtonSystem* system,
+           LinearSolver* linear,
+           SolveRun* run,
+           bool detect_stall);
+
+ private:
+  // Progress of one Newton run (reset by a rho restart).
+  struct Progress {
+    MeritWindow merits;                // for both stall tests
+    std::deque<double> recent_merits;  // 1/2 merit^2, non-monotone search
+    RoundOffWatch round_off;
+    double alpha = 0.0;  // the last accepted step (recorded next iteration)
+    int trials = 0;      // its line-search trials
+    // Iteration of the point this run (or its last rho restart) began at.
+    int start_iteration = 0;
+    // Least merit under the current rho; its iterate is where a rho reduction
+    // restarts. (Merits under one rho are comparable and, unlike e_nat, do
+    // not depend on the units of M and f.)
+    double least_merit = std::numeric_limits<double>::infinity();
+  };
+
+  // Step 1: G, J and the merit at the iterate, recorded; *errors its measures.
+  double EvaluateAndRecord(int k, ErrorMeasures* errors);
+  // Step 2; true when the run ends here.
+  bool EndsAtIterate(int k, double merit, const ErrorMeasures& errors);
+  // Feeds the merit to the stall tests and keeps the least-merit iterate.
+  void TrackProgress(int k, double merit);
+  // Step 3; true when rho was reduced and the run restarts.
+  bool ReduceRhoOnStall(int k);
+  // Step 4; true when the run ends here.
+  bool EndsOnBudget(int k);
+  // Step 5; false (status set) when no direction could be computed.
+  bool ComputeDirection(int k, double merit);
+  // Step 6; false (status set) when the failure policy ends the run.
+  bool Globalize(int k, double merit);
+  // Ends the run with this status and message; returns true.
+  bool End(SolverStatus status, std::string message);
+
+  // Bound for the duration of Run().
+  const SolverOptions* options_ = nullptr;
+  NewtonSystem* system_ = nullptr;
+  LinearSolver* linear_ = nullptr;
+  SolveRun* run_ = nullptr;
+  bool detect_stall_ = false;
+
+  Progress progress_;
+  NewtonDirection direction_;
+  Eigen::VectorXd DG_, DG_trial_, v_trial_, r_trial_;
+  Eigen::VectorXd least_merit_v_, least_merit_r_;
+};
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_NEWTON_DRIVER_H_

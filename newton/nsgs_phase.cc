@@ -1,0 +1,130 @@
+#include "newton/nsgs_phase.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace fcsn::internal {
+
+void NsgsPhase::Start() {
+  method_ = NsgsMethod::kUnknown;
+  delassus_ready_ = false;
+  jacobi_ready_ = false;
+}
+
+NsgsMethod NsgsPhase::Method(const SolverOptions& options,
+                             MInverse* m_inverse,
+                             SolveRun* run) {
+  if (method_ != NsgsMethod::kUnknown) return method_;
+  method_ = NsgsMethod::kGaussSeidel;
+  if (options.solver != SolverType::kHybrid) return method_;
+  const GlobalProblem& problem = *run->problem;
+  const HybridOptions& hybrid = options.hybrid;
+  const double nonzeros =
+      static_cast<double>(problem.M.nonZeros() + problem.H.nonZeros());
+  // Clamped below 2^63 for the conversion (the factor is finite, not bounded).
+  const long long budget =
+      std::max(hybrid.delassus_min_budget,
+               static_cast<long long>(std::min(
+                   hybrid.delassus_budget_per_nonzero * nonzeros, 1e18)));
+  if (Delassus::BuildCost(problem, budget) > budget) {
+    run->summary->delassus_over_budget = true;
+    // Jacobi runs on the LDL^T m_inverse made for rho (symmetric M only).
+    const bool have_ldlt = m_inverse->factorization().type() ==
+                           MFactorizationType::kSimplicialLdlt;
+    method_ = have_ldlt ? NsgsMethod::kJacobi : NsgsMethod::kNone;
+  }
+  return method_;
+}
+
+bool NsgsPhase::Prepare(NsgsMethod method, MInverse* m_inverse, SolveRun* run) {
+  SolverSummary& summary = *run->summary;
+  if (method == NsgsMethod::kJacobi && !jacobi_ready_) {
+    jacobi_ = std::make_unique<ProjectedJacobiSolver>(
+        m_inverse->factorization(), run->scaling.rho, run->scaling.q_free_norm);
+    jacobi_ready_ = true;
+  }
+  if (method == NsgsMethod::kGaussSeidel && !delassus_ready_) {
+    std::string message;
+    if (!delassus_.Compute(*run->problem, m_inverse, &message)) {
+      summary.status = SolverStatus::kNumericalIssue;
+      summary.message =
+          "NSGS: the Delassus operator could not be built: " + message;
+      return false;
+    }
+    nsgs_ = std::make_unique<NsgsSolver>(delassus_);
+    delassus_ready_ = true;
+    summary.delassus_entries = 9LL * delassus_.num_blocks();
+  }
+  return true;
+}
+
+bool NsgsPhase::Run(const SolverOptions& options,
+                    MInverse* m_inverse,
+                    SolveRun* run,
+                    double tol,
+                    int max_sweeps,
+                    NsgsResult* result,
+                    bool warm_start) {
+  SolverSummary& summary = *run->summary;
+  ScopedTimer timer(&summary.timings.nsgs);
+  const NsgsMethod method = Method(options, m_inverse, run);
+  if (method == NsgsMethod::kNone || !Prepare(method, m_inverse, run))
+    return false;
+  const int first_sweep = summary.nsgs_sweeps;
+  const int window = warm_start ? options.hybrid.warm_contraction_window : 0;
+  int reference_sweep = 0;
+  double reference_worst = std::numeric_limits<double>::infinity();
+  bool poor_contraction = false;
+  // NSGS checks its error at (run->r, run->v), the iterate recorded here.
+  auto on_check = [&](int sweep, const ErrorMeasures& errors) {
+    IterationRecord record;
+    record.phase = IterationPhase::kNsgs;
+    record.iteration = first_sweep + sweep;
+    run->recorder.Record(run->v, run->r, std::move(record), errors);
+    if (window > 0 && (sweep == 0 || sweep >= reference_sweep + window)) {
+      poor_contraction =
+          errors.Worst() >
+          options.hybrid.warm_contraction_ratio * reference_worst;
+      reference_sweep = sweep;
+      reference_worst = errors.Worst();
+    }
+    return !run->recorder.aborted() && !poor_contraction;
+  };
+  NsgsOptions nsgs_options = options.nsgs;
+  if (window > 0) {
+    nsgs_options.error_check_frequency =
+        std::min(nsgs_options.error_check_frequency, window);
+  }
+  if (method == NsgsMethod::kJacobi) {
+    *result = jacobi_->Run(*run->problem,
+                           nsgs_options,
+                           tol,
+                           max_sweeps,
+                           run->deadline,
+                           &run->r,
+                           &run->v,
+                           on_check);
+  } else {
+    *result = nsgs_->Run(*run->problem,
+                         nsgs_options,
+                         tol,
+                         max_sweeps,
+                         run->deadline,
+                         &run->r,
+                         &run->v,
+                         on_check);
+  }
+  summary.nsgs_sweeps += result->sweeps;
+  summary.status = result->status;
+  summary.message = result->message;
+  if (poor_contraction && !run->recorder.aborted()) {
+    summary.message = "NSGS warm start stopped after " +
+                      std::to_string(result->sweeps) +
+                      " sweeps: poor contraction";
+  }
+  return true;
+}
+
+}  // namespace fcsn::internal

@@ -1,0 +1,74 @@
+// newton/solve_run.h: the state of one Solver::Solve() shared by its phases
+// (newton/newton_driver.h, newton/nsgs_phase.h, newton/hybrid.h).
+//
+// Scaling of the Newton system and of its merit (fixed for the solve):
+//   D = diag(1/s_eq on the n equilibrium rows, 1/s_c on the m contact rows),
+//   s_eq = max(||f||, ||M v0||, ||H r0||),  s_c = ||rho .* q_free||,
+//   merit = ||D G(v, r)||;
+//   C = diag(column_v on v, column_r on r), column_v = ||q_free||,
+//   column_r = s_c: the unknowns in the same units.
+#ifndef FCSN_NEWTON_SOLVE_RUN_H_
+#define FCSN_NEWTON_SOLVE_RUN_H_
+
+#include <Eigen/Core>
+#include <chrono>
+
+#include "fcsn/error_measures.h"
+#include "fcsn/problem.h"
+#include "fcsn/summary.h"
+#include "linalg/stopwatch.h"
+#include "newton/iterate_recorder.h"
+#include "newton/rho.h"
+
+namespace fcsn::internal {
+
+// State of one Solve().
+struct SolveRun {
+  const GlobalProblem* problem = nullptr;
+  SolverSummary* summary = nullptr;
+  // The linear solver's mixed-precision counters when the solve started
+  // (they accumulate over the solver's lifetime).
+  int refinement_steps_at_start = 0;
+  int precision_fallbacks_at_start = 0;
+  SteadyClock::time_point start;
+  SteadyClock::time_point deadline = SteadyClock::time_point::max();
+  ScalingData scaling;
+  double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
+  double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
+  double column_v = 1.0;        // C on v: a velocity
+  double column_r = 1.0;        // C on r: an impulse
+  Eigen::VectorXd v, r;         // current iterate
+  bool has_guess = false;       // Solve() was given a starting point
+  double rho_boost = 1.0;       // RhoOptions::initial_boost, then reduced
+  Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
+  IterateRecorder recorder;     // every phase records its iterates here
+};
+
+// DG = D G: the residual G (n + m entries) weighted by the rows of D.
+inline void Weigh(const SolveRun& run,
+                  const Eigen::VectorXd& G,
+                  Eigen::VectorXd* DG) {
+  const int n = run.problem->n();
+  const int m = run.problem->m();
+  DG->head(n) = run.weight_eq * G.head(n);
+  DG->tail(m) = run.weight_contact * G.tail(m);
+}
+
+// The error measures of (run->v, run->r), timed.
+inline ErrorMeasures Measure(SolveRun* run) {
+  ScopedTimer timer(&run->summary->timings.error_measures);
+  return ComputeErrorMeasures(
+      *run->problem, run->v, run->r, run->scaling.q_free_norm);
+}
+
+// The status must agree with the measures of the returned point (`returned`,
+// recomputed from the returned v and r): kConverged with returned above
+// tolerance would be a bug, and becomes kNumericalIssue with a message naming
+// the inconsistency, never a reported success. Other statuses are kept.
+void ConfirmConvergence(const ErrorMeasures& returned,
+                        double tolerance,
+                        SolverSummary* summary);
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_SOLVE_RUN_H_
