@@ -6,6 +6,33 @@
 #include <utility>
 
 namespace fcsn::internal {
+namespace {
+
+// The warm start's contraction test (HybridOptions): the worst measure must
+// drop below `ratio` times its value at a check at least `window` sweeps
+// before (the reference). window 0: no test.
+class ContractionTest {
+ public:
+  ContractionTest(int window, double ratio) : window_(window), ratio_(ratio) {}
+  // Feeds the check after `sweep` (0: the start).
+  void Feed(int sweep, double worst) {
+    if (window_ <= 0 || (sweep != 0 && sweep < reference_sweep_ + window_))
+      return;
+    poor_ = worst > ratio_ * reference_worst_;
+    reference_sweep_ = sweep;
+    reference_worst_ = worst;
+  }
+  bool poor() const { return poor_; }
+
+ private:
+  int window_;
+  double ratio_;
+  int reference_sweep_ = 0;
+  double reference_worst_ = std::numeric_limits<double>::infinity();
+  bool poor_ = false;
+};
+
+}  // namespace
 
 void NsgsPhase::Start() {
   method_ = NsgsMethod::kUnknown;
@@ -74,23 +101,15 @@ bool NsgsPhase::Run(const SolverOptions& options,
     return false;
   const int first_sweep = summary.nsgs_sweeps;
   const int window = warm_start ? options.hybrid.warm_contraction_window : 0;
-  int reference_sweep = 0;
-  double reference_worst = std::numeric_limits<double>::infinity();
-  bool poor_contraction = false;
+  ContractionTest contraction(window, options.hybrid.warm_contraction_ratio);
   // NSGS checks its error at (run->r, run->v), the iterate recorded here.
   auto on_check = [&](int sweep, const ErrorMeasures& errors) {
     IterationRecord record;
     record.phase = IterationPhase::kNsgs;
     record.iteration = first_sweep + sweep;
     run->recorder.Record(run->v, run->r, std::move(record), errors);
-    if (window > 0 && (sweep == 0 || sweep >= reference_sweep + window)) {
-      poor_contraction =
-          errors.Worst() >
-          options.hybrid.warm_contraction_ratio * reference_worst;
-      reference_sweep = sweep;
-      reference_worst = errors.Worst();
-    }
-    return !run->recorder.aborted() && !poor_contraction;
+    contraction.Feed(sweep, errors.Worst());
+    return !run->recorder.aborted() && !contraction.poor();
   };
   NsgsOptions nsgs_options = options.nsgs;
   if (window > 0) {
@@ -119,7 +138,7 @@ bool NsgsPhase::Run(const SolverOptions& options,
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;
-  if (poor_contraction && !run->recorder.aborted()) {
+  if (contraction.poor() && !run->recorder.aborted()) {
     summary.message = "NSGS warm start stopped after " +
                       std::to_string(result->sweeps) +
                       " sweeps: poor contraction";
