@@ -30,6 +30,10 @@ enum class LineSearchFailurePolicy {
                 // other Newton failure (HybridOptions::max_fallbacks); as kStop
                 // for pure Newton
 };
+inline constexpr std::array<LineSearchFailurePolicy, 3>
+    kAllLineSearchFailurePolicies = {LineSearchFailurePolicy::kStop,
+                                     LineSearchFailurePolicy::kAcceptStep,
+                                     LineSearchFailurePolicy::kFallback};
 
 // Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
 // D = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts
@@ -221,6 +225,10 @@ struct SolverOptions {
 
 const char* ToString(LineSearchFailurePolicy x);
 const char* ToString(CallbackResult x);
+inline std::optional<LineSearchFailurePolicy> LineSearchFailurePolicyFromString(
+    std::string_view s) {
+  return FromStringIn(kAllLineSearchFailurePolicies, s);
+}
 
 }  // namespace fcsn
 

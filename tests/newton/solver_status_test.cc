@@ -267,6 +267,9 @@ TEST(SolverStatusTest, NewEnumsRoundTripThroughTheirNames) {
   for (SetupStatus status : kAllSetupStatuses)
     EXPECT_EQ(SetupStatusFromString(ToString(status)), status);
   EXPECT_FALSE(IterationPhaseFromString("warm").has_value());
+  for (LineSearchFailurePolicy policy : kAllLineSearchFailurePolicies) {
+    EXPECT_EQ(LineSearchFailurePolicyFromString(ToString(policy)), policy);
+  }
 }
 
 }  // namespace
