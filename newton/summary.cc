@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "fcsn/error_measures.h"
 
@@ -13,6 +14,38 @@ std::string Format(
   char buffer[256];
   std::snprintf(buffer, sizeof(buffer), format, a, b, c, d);
   return buffer;
+}
+
+// The per-iteration table of FullReport(): a header and one line per record.
+std::string HistoryTable(const std::vector<IterationRecord>& history) {
+  std::string out =
+      "  phase   iter      e_cone      e_dual      e_comp        e_eq "
+      "      e_nat       merit   alpha trials take-off stick slip "
+      "rho-boost\n";
+  for (const IterationRecord& h : history) {
+    char line[256];
+    std::snprintf(
+        line,
+        sizeof(line),
+        "  %-6s %5d %11.3e %11.3e %11.3e %11.3e %11.3e %11.3e %7.4f %6d "
+        "%8d %5d %4d %9g\n",
+        ToString(h.phase),
+        h.iteration,
+        h.e_cone,
+        h.e_dual,
+        h.e_comp,
+        h.e_eq,
+        h.e_nat,
+        h.merit,
+        h.step_length,
+        h.line_search_trials,
+        h.take_off,
+        h.stick,
+        h.slip,
+        h.rho_boost);
+    out += line;
+  }
+  return out;
 }
 
 }  // namespace
@@ -79,35 +112,7 @@ std::string SolverSummary::FullReport() const {
       timings.line_search,
       timings.nsgs,
       timings.error_measures);
-  if (!history.empty()) {
-    out +=
-        "  phase   iter      e_cone      e_dual      e_comp        e_eq "
-        "      e_nat       merit   alpha trials take-off stick slip "
-        "rho-boost\n";
-    for (const IterationRecord& h : history) {
-      char line[256];
-      std::snprintf(
-          line,
-          sizeof(line),
-          "  %-6s %5d %11.3e %11.3e %11.3e %11.3e %11.3e %11.3e %7.4f %6d "
-          "%8d %5d %4d %9g\n",
-          ToString(h.phase),
-          h.iteration,
-          h.e_cone,
-          h.e_dual,
-          h.e_comp,
-          h.e_eq,
-          h.e_nat,
-          h.merit,
-          h.step_length,
-          h.line_search_trials,
-          h.take_off,
-          h.stick,
-          h.slip,
-          h.rho_boost);
-      out += line;
-    }
-  }
+  if (!history.empty()) out += HistoryTable(history);
   return out;
 }
 
