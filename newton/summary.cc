@@ -117,3 +117,29 @@ std::string SolverSummary::FullReport() const {
 }
 
 }  // namespace fcsn
+
+namespace fcsn {
+
+SetupSummary::operator SolverSummary() const {
+  SolverSummary summary;
+  switch (status) {
+    case SetupStatus::kReady:
+      summary.status = SolverStatus::kConverged;
+      break;
+    case SetupStatus::kInvalidInput:
+      summary.status = SolverStatus::kInvalidInput;
+      break;
+    case SetupStatus::kLinearSolverFailed:
+      summary.status = SolverStatus::kLinearSolverFailed;
+      break;
+    case SetupStatus::kInternalError:
+      summary.status = SolverStatus::kNumericalIssue;  // as Solve() reports it
+      break;
+  }
+  summary.message = message;
+  summary.analyses = analyses;
+  summary.timings = timings;
+  return summary;
+}
+
+}  // namespace fcsn

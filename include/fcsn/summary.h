@@ -111,6 +111,12 @@ struct SetupSummary {
   Timings timings;
 
   bool IsReady() const { return status == SetupStatus::kReady; }
+
+  // For code written when Setup() returned a SolverSummary (fcsn 27892dd and
+  // before), whose kConverged meant "ready": keeps it compiling and behaving
+  // as it did. New code tests IsReady().
+  [[deprecated("Solver::Setup() returns a SetupSummary: test IsReady()")]]
+  operator SolverSummary() const;
 };
 
 }  // namespace fcsn
