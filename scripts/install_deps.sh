@@ -19,6 +19,7 @@ packages=(
   nlohmann-json3-dev
   libfclib-dev
   python3-numpy python3-h5py
+  universal-ctags
 )
 for arg in "$@"; do
   case "$arg" in
