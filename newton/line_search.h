@@ -1,10 +1,8 @@
-// newton/line_search.h: step-length selection for a Newton direction d on the
-// merit
+// newton/line_search.h: step-length selection for a Newton direction d on the merit
 //
 //   theta(alpha) = 1/2 ||D G(z + alpha d)||^2,
-//   theta'(0)    = (D G)^T D J d  (= -2 theta(0) for an exact direction J d =
-//   -G,
-//                                  whatever the positive diagonal weighting D)
+//   theta'(0)    = (D G)^T D J d   (= -2 theta(0) for an exact direction J d = -G,
+//                                   whatever the positive diagonal weighting D)
 //
 // Tests (formulations.md §6), with Delta(alpha) = theta(alpha) - theta(0):
 //   kArmijo:      Delta(alpha) <= sigma alpha theta'(0)

@@ -1,28 +1,23 @@
-// newton/newton_system.h: the global Newton system in z = (v, r) on a fixed
-// sparsity pattern.
+// newton/newton_system.h: the global Newton system in z = (v, r) on a fixed sparsity pattern.
 //
-//   G(z) = [ M v - H r - f        ]   (n rows, equilibrium)
-//          [ F(H^T v + w, r)      ]   (m = 3 nc rows, per-contact residuals,
-//          formulations/)
+//   G(z) = [ M v - H r - f   ]    (n rows, equilibrium)
+//          [ F(H^T v + w, r) ]    (m = 3 nc rows, per-contact residuals, formulations/)
 //
-//   J(z) = [ M        -H ]            A = blockdiag(A_a), B = blockdiag(B_a) (3
-//   x 3 per contact)
-//          [ A H^T     B ]
+//   J(z) = [ M       -H ]         A = blockdiag(A_a), B = blockdiag(B_a) (3 x 3 per contact)
+//          [ A H^T    B ]
 //
-// The pattern of J depends only on the patterns of M and H (formulations.md
-// §4.1): the rows of contact a in A H^T hold, for all three rows, the union of
-// the nonzero rows of the three columns H_a, and every 3 x 3 block B_a is
-// stored in full, explicit zeros included (stick contacts have B_a = 0,
-// separated ones A_a = 0). The pattern is built once; each Newton iteration
-// only writes values into precomputed slots, so the linear solver's symbolic
-// analysis is reused.
+// The pattern of J depends only on the patterns of M and H (formulations.md §4.1): the rows of
+// contact a in A H^T hold, for all three rows, the union of the nonzero rows of the three columns
+// H_a, and every 3 x 3 block B_a is stored in full, explicit zeros included (stick contacts have
+// B_a = 0, separated ones A_a = 0). The pattern is built once; each Newton iteration only writes
+// values into precomputed slots, so the linear solver's symbolic analysis is reused.
 //
 // Usage:
 //   NewtonSystem system;
-//   system.Build(problem);                 // pattern + slot maps (once per
-//   pattern) system.SetMatrixValues(problem);       // M and -H values (once
-//   per problem values) system.Evaluate(problem, formulation, mu, rho, v, r,
-//   /*with_jacobian=*/true); solver->Factorize(system.values().data());
+//   system.Build(problem);                  // pattern + slot maps (once per pattern)
+//   system.SetMatrixValues(problem);        // M and -H values (once per problem values)
+//   system.Evaluate(problem, formulation, rho, v, r, /*with_jacobian=*/true);
+//   solver->Factorize(system.values().data(), &message);
 #ifndef FCSN_NEWTON_NEWTON_SYSTEM_H_
 #define FCSN_NEWTON_NEWTON_SYSTEM_H_
 
