@@ -128,15 +128,28 @@ void NewtonDriver::TrackProgress(int k, double merit) {
 bool NewtonDriver::ReduceRhoOnStall(int k) {
   // rho continuation (RhoOptions): a stall under a boosted rho first lowers
   // the boost and restarts from the iterate of least merit under it; the
-  // stall test of EndsOnBudget only sees runs at the final rho.
+  // stall test of EndsOnBudget only sees runs at the final rho. At the final
+  // rho, without a fallback (detect_stall_) and without a line search, the
+  // safeguard of RhoOptions switches on an Armijo search once.
   const RhoOptions& rho = options_->rho;
-  if (!(run_->rho_boost > 1.0 &&
-        progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio))) {
+  if (!progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio))
+    return false;
+  if (run_->rho_boost > 1.0) {
+    run_->rho_boost = std::max(1.0, run_->rho_boost / rho.boost_reduction);
+    run_->newton_rho = run_->rho_boost * run_->scaling.rho;
+    ++run_->summary->rho_reductions;
+  } else if (!detect_stall_ && !progress_.safeguarded &&
+             options_->line_search.type == LineSearchType::kNone) {
+    progress_.safeguarded = true;
+    ++run_->summary->line_search_safeguards;
+  } else {
     return false;
   }
-  run_->rho_boost = std::max(1.0, run_->rho_boost / rho.boost_reduction);
-  run_->newton_rho = run_->rho_boost * run_->scaling.rho;
-  ++run_->summary->rho_reductions;
+  RestartFromLeastMerit(k);
+  return true;
+}
+
+void NewtonDriver::RestartFromLeastMerit(int k) {
   run_->v = least_merit_v_;
   run_->r = least_merit_r_;
   progress_.least_merit = std::numeric_limits<double>::infinity();
@@ -147,7 +160,6 @@ bool NewtonDriver::ReduceRhoOnStall(int k) {
   progress_.alpha = 0.0;
   progress_.trials = 0;
   direction_.Reset();
-  return true;
 }
 
 bool NewtonDriver::EndsOnBudget(int k) {
@@ -182,7 +194,8 @@ bool NewtonDriver::ComputeDirection(int k, double merit) {
 }
 
 bool NewtonDriver::Globalize(int k, double merit) {
-  const LineSearchOptions& options = options_->line_search;
+  LineSearchOptions options = options_->line_search;
+  if (progress_.safeguarded) options.type = LineSearchType::kArmijo;
   std::deque<double>& recent_merits = progress_.recent_merits;
   recent_merits.push_back(0.5 * merit * merit);
   while (static_cast<int>(recent_merits.size()) > options.non_monotone_window)

@@ -66,6 +66,8 @@ class NewtonDriver {
     // restarts. (Merits under one rho are comparable and, unlike e_nat, do
     // not depend on the units of M and f.)
     double least_merit = std::numeric_limits<double>::infinity();
+    // An Armijo search replaces full steps after a stall at the final rho.
+    bool safeguarded = false;
   };
 
   // Step 1: G, J and the merit at the iterate, recorded; *errors its measures.
@@ -74,8 +76,11 @@ class NewtonDriver {
   bool EndsAtIterate(int k, double merit, const ErrorMeasures& errors);
   // Feeds the merit to the stall tests and keeps the least-merit iterate.
   void TrackProgress(int k, double merit);
-  // Step 3; true when rho was reduced and the run restarts.
+  // Step 3; true when rho was reduced, or the line-search safeguard switched
+  // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k);
+  // Restarts the run at iteration k from the iterate of least merit.
+  void RestartFromLeastMerit(int k);
   // Step 4; true when the run ends here.
   bool EndsOnBudget(int k);
   // Step 5; false (status set) when no direction could be computed.

@@ -90,7 +90,9 @@ std::string SolverSummary::FullReport() const {
          std::to_string(line_search_trials) + ", regularized factorizations " +
          std::to_string(regularized_factorizations) + ", fallbacks " +
          std::to_string(fallbacks) + ", rho reductions " +
-         std::to_string(rho_reductions) + ", accepted line-search failures " +
+         std::to_string(rho_reductions) + ", line-search safeguards " +
+         std::to_string(line_search_safeguards) +
+         ", accepted line-search failures " +
          std::to_string(accepted_line_search_failures) + ", Delassus entries " +
          std::to_string(delassus_entries) +
          (delassus_over_budget ? " (W over budget, not formed)" : "") +

@@ -94,6 +94,14 @@ struct RhoOptions {
   // (Box_Stacks: 6 iterations at boost 1, 10 at 30 after one reduction, none in
   // 100 without the continuation). Table: bench/results/rho_boost.md. NSGS
   // always uses the rule's rho.
+  // When the merit still stalls at boost 1 (or with the continuation off),
+  // no NSGS fallback is available (pure Newton, or the hybrid over its W
+  // budget) and LineSearchOptions::type is kNone, Newton restarts once from
+  // the iterate of least merit with an Armijo search for the rest of the run
+  // (SolverSummary::line_search_safeguards): full steps can 2-cycle where every
+  // contact is at a stick/slip kink (the stopping step of the 2121-contact
+  // elastic bar, warm-started: max-iterations without it, 40 iterations with
+  // it; tests/examples/elastic_bar_test.cc).
   double initial_boost = 30.0;
   double boost_reduction = 10.0;
   int boost_window = 5;

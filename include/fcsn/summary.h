@@ -65,6 +65,8 @@ struct SolverSummary {
       0;                   // J + delta E refactorizations after a singular J
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
+  // Restarts with an Armijo search after a stall at the final rho (RhoOptions).
+  int line_search_safeguards = 0;
   // Newton steps taken although the line search found no acceptable step
   // (LineSearchFailurePolicy::kAcceptStep).
   int accepted_line_search_failures = 0;
