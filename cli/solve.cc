@@ -263,6 +263,27 @@ void RunSolve(const SolveArgs& args) {
   if (!all_converged) ExitWith(kExitNotConverged);
 }
 
+// The options of the NSGS sweeps (pure NSGS, the hybrid's warm start).
+void AddNsgsOptions(CLI::App* command, SolveArgs* args) {
+  command
+      ->add_option("--local-solver",
+                   args->local_solver,
+                   "NSGS one-contact solver: " + NamesOf(kAllLocalSolverTypes) +
+                       " (fp-vi-upk: the paper's few self-adaptive "
+                       "projections per contact per sweep)")
+      ->capture_default_str();
+  command
+      ->add_option("--max-sweeps",
+                   args->max_sweeps,
+                   "Sweep budget of a pure NSGS solve (--solver nsgs)")
+      ->capture_default_str();
+  command
+      ->add_option("--fp-projections",
+                   args->fp_projections,
+                   "fp-vi-upk: projections per contact per sweep (>= 1)")
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -338,23 +359,7 @@ void RegisterSolveCommand(CLI::App& app) {
                    args->warm_sweeps,
                    "NSGS sweeps before Newton (hybrid)")
       ->capture_default_str();
-  command
-      ->add_option("--local-solver",
-                   args->local_solver,
-                   "NSGS one-contact solver: " + NamesOf(kAllLocalSolverTypes) +
-                       " (fp-vi-upk: the paper's few self-adaptive "
-                       "projections per contact per sweep)")
-      ->capture_default_str();
-  command
-      ->add_option("--max-sweeps",
-                   args->max_sweeps,
-                   "Sweep budget of a pure NSGS solve (--solver nsgs)")
-      ->capture_default_str();
-  command
-      ->add_option("--fp-projections",
-                   args->fp_projections,
-                   "fp-vi-upk: projections per contact per sweep (>= 1)")
-      ->capture_default_str();
+  AddNsgsOptions(command, args.get());
   command->add_flag(
       "--warm-start",
       args->warm_start,
