@@ -41,7 +41,7 @@
 // fcsn's choices: the first rho of a contact is rho_ref = 1 / lambda_max(W_aa)
 // (Siconos starts at 1.0, which depends on the units); there is no take-off
 // shortcut and no keep-or-discard (the paper's step is the plain projection;
-// a non-finite result is refused and r_k kept).
+// a non-finite projection is refused: r stays at the last finite iterate).
 //
 // Usage (inside a sweep; rho survives from sweep to sweep):
 //   FpViUpkStepInfo info = FpViUpkProjections(W_aa, q_loc, mu, rho_ref,
@@ -71,7 +71,7 @@ struct FpViUpkStepInfo {
   double rho_out = 0.0;    // the carried rho at exit
   double error_in = 0.0;   // e(r) at entry
   double error_out = 0.0;  // e(r) at exit
-  bool finite = true;      // false: a non-finite projection, r left unchanged
+  bool finite = true;      // false: a non-finite projection was refused
 };
 
 // `projections` (>= 1) projections of the rule above from *r. *rho is the
