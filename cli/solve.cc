@@ -29,6 +29,9 @@ struct SolveArgs {
   std::string ordering = ToString(SolverOptions().linear_solver.ordering);
   std::string precision = ToString(SolverOptions().linear_solver.precision);
   std::string rho = ToString(SolverOptions().rho.rule);
+  std::string local_solver = ToString(SolverOptions().nsgs.local_solver);
+  int max_sweeps = SolverOptions().nsgs.max_sweeps;
+  int fp_projections = SolverOptions().nsgs.fp_projections;
   std::string m_storage = ToString(MStorage::kAuto);
   double tol = SolverOptions().tolerance;
   int max_iter = SolverOptions().max_iterations;
@@ -87,6 +90,13 @@ SolverOptions MakeOptions(const SolveArgs& args) {
                   NamesOf(kAllFactorizationPrecisions));
   options.rho.rule = ParseOrExit(
       RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
+  options.nsgs.local_solver =
+      ParseOrExit(LocalSolverTypeFromString(args.local_solver),
+                  "--local-solver",
+                  args.local_solver,
+                  NamesOf(kAllLocalSolverTypes));
+  options.nsgs.max_sweeps = args.max_sweeps;
+  options.nsgs.fp_projections = args.fp_projections;
   options.rho.factor = args.rho_factor;
   options.rho.initial_boost = args.rho_boost;
   options.tolerance = args.tol;
@@ -133,6 +143,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"nc", problem.nc()},
       {"solver", ToString(options.solver)},
       {"formulation", ToString(options.formulation)},
+      {"local_solver", ToString(options.nsgs.local_solver)},
       {"line_search", ToString(options.line_search.type)},
       {"linear_solver", ToString(options.linear_solver.type)},
       {"ordering", ToString(options.linear_solver.ordering)},
@@ -254,6 +265,27 @@ void RunSolve(const SolveArgs& args) {
   if (!all_converged) ExitWith(kExitNotConverged);
 }
 
+// The options of the NSGS sweeps (pure NSGS, the hybrid's warm start).
+void AddNsgsOptions(CLI::App* command, SolveArgs* args) {
+  command
+      ->add_option("--local-solver",
+                   args->local_solver,
+                   "NSGS one-contact solver: " + NamesOf(kAllLocalSolverTypes) +
+                       " (fp-vi-upk: the paper's few self-adaptive "
+                       "projections per contact per sweep)")
+      ->capture_default_str();
+  command
+      ->add_option("--max-sweeps",
+                   args->max_sweeps,
+                   "Sweep budget of a pure NSGS solve (--solver nsgs)")
+      ->capture_default_str();
+  command
+      ->add_option("--fp-projections",
+                   args->fp_projections,
+                   "fp-vi-upk: projections per contact per sweep (>= 1)")
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -329,6 +361,7 @@ void RegisterSolveCommand(CLI::App& app) {
                    args->warm_sweeps,
                    "NSGS sweeps before Newton (hybrid)")
       ->capture_default_str();
+  AddNsgsOptions(command, args.get());
   command->add_flag(
       "--warm-start",
       args->warm_start,

@@ -16,7 +16,10 @@
 //   1/lambda_max(W_TT)) (SPLIT_SPECTRAL_NORM, §5). Stops when
 //   ||F|| <= tol ||rho ∘ q|| (both are impulses), on a singular step matrix,
 //   on a failed line search or after max_iterations.
-// * SolveContactFixedPointViUpk: projected fixed point on the natural map,
+// * SolveContactFixedPointViUpk: projected fixed point on the natural map
+//   iterated to a tolerance (the PLI half of the AC hybrid below; NSGS with
+//   LocalSolverType::kFixedPointViUpk takes the paper's few projections per
+//   sweep instead, newton/fp_vi_upk.h),
 //   r <- P_K(r - rho û(W r + q)), with self-adaptive scalar rho ("FP-VI-UPK",
 //   Siconos' PLI; tau = 2/3, L = 0.9, L_min = 0.3). rho is carried over between
 //   calls by the caller. Returns the iterate with the smallest e_loc (the error

@@ -11,6 +11,7 @@
 
 #include "fcsn/error_measures.h"
 #include "formulations/coulomb_cone.h"
+#include "newton/fp_vi_upk.h"
 
 namespace fcsn::internal {
 namespace {
@@ -81,6 +82,19 @@ int NsgsSolver::Sweep(const GlobalProblem& problem,
     const Eigen::Vector3d q_loc =
         q_free.segment<3>(3 * a) + delassus_.OffDiagonalProduct(a, *r);
     Eigen::Vector3d r_a = r->segment<3>(3 * a);
+    if (options.local_solver == LocalSolverType::kFixedPointViUpk) {
+      const FpViUpkStepInfo info =
+          FpViUpkProjections(delassus_.DiagonalBlock(a),
+                             q_loc,
+                             problem.mu[a],
+                             scaling_[a].rho_ref,
+                             options.fp_projections,
+                             &rho_fp_[a],
+                             &r_a);
+      r->segment<3>(3 * a) = r_a;
+      if (!info.finite) ++discards;
+      continue;
+    }
     const LocalSolveInfo info = SolveContact(options.local_solver,
                                              delassus_.DiagonalBlock(a),
                                              q_loc,

@@ -4,6 +4,7 @@
 add_library(fcsn_nsgs_objects OBJECT
   ${CMAKE_CURRENT_LIST_DIR}/delassus.cc
   ${CMAKE_CURRENT_LIST_DIR}/delassus_blocks.cc
+  ${CMAKE_CURRENT_LIST_DIR}/fp_vi_upk.cc
   ${CMAKE_CURRENT_LIST_DIR}/local_solvers.cc
   ${CMAKE_CURRENT_LIST_DIR}/m_factorization.cc
   ${CMAKE_CURRENT_LIST_DIR}/nsgs.cc)

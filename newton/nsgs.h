@@ -9,7 +9,9 @@
 //   q_loc = q_free,a + sum_{b != a} W_ab r_b    (stored blocks of row a)
 //
 // and solves the one-contact problem u_a = W_aa r_a + q_loc with the chosen
-// local solver and keep-or-discard (local_solvers.h). rho per contact: split
+// local solver and keep-or-discard (local_solvers.h), or, for
+// LocalSolverType::kFixedPointViUpk, takes NsgsOptions::fp_projections
+// projections of the paper's FP-VI-UPK (fp_vi_upk.h). rho per contact: split
 // spectral from W_aa for Alart–Curnier (a contact with W_aa ≈ 0 takes the
 // median of the others, §5), 1/lambda_max(W_aa) as the start of the
 // self-adaptive FP-VI-UPK step, which is carried over from sweep to sweep.

@@ -114,6 +114,10 @@ std::string ValidateNsgs(const NsgsOptions& nsgs) {
     return Violation(
         "nsgs.local_tolerance", nsgs.local_tolerance, "must lie in (0, 1)");
   }
+  if (nsgs.fp_projections < 1) {
+    return Violation(
+        "nsgs.fp_projections", nsgs.fp_projections, "must be >= 1");
+  }
   return "";
 }
 

@@ -28,6 +28,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
+#include "masonry_vtk.h"
 #include "masonry_wall_model.h"
 #include "sanity_checks.h"
 
@@ -145,6 +146,12 @@ int main(int argc, char** argv) {
       export_steps,
       "Export these steps instead of the 50 LowWall_FEM counters (needs "
       "--export-dir)");
+  std::string vtk_dir;
+  app.add_option("--vtk",
+                 vtk_dir,
+                 "Write ParaView files per step (mesh, displacements, "
+                 "velocities, contact forces; .vtu + .pvd) into this "
+                 "existing directory");
   CLI11_PARSE(app, argc, argv);
   const std::optional<fcsn::SolverType> solver_type =
       fcsn::SolverTypeFromString(solver_name);
@@ -229,6 +236,8 @@ int main(int argc, char** argv) {
     for (int step : export_steps) export_counters.insert(step - 1);
   }
 
+  std::optional<fcsn::masonry::MasonryVtkSeries> vtk;
+  if (!vtk_dir.empty()) vtk.emplace(vtk_dir);
   fcsn::GlobalProblem problem;
   fcsn::Solution solution;
   int failures = 0;
@@ -289,6 +298,10 @@ int main(int argc, char** argv) {
 
     if (!wall->Advance(solution, &error)) {
       std::cerr << "masonry_wall: step " << k << ": " << error << "\n";
+      return 1;
+    }
+    if (vtk && !vtk->WriteStep(*wall, &error)) {
+      std::cerr << "masonry_wall: " << error << "\n";
       return 1;
     }
     const double min_gap = wall->Gaps().minCoeff();

@@ -121,6 +121,10 @@ struct NsgsOptions {
   // One-contact solver: iteration budget and relative tolerance.
   int local_max_iterations = 20;
   double local_tolerance = 1e-14;
+  // LocalSolverType::kFixedPointViUpk: projections per contact per sweep (the
+  // paper's FP-VI-UPK, newton/fp_vi_upk.h; local_max_iterations and
+  // local_tolerance do not apply to it). >= 1; 1 by default ("one or a few").
+  int fp_projections = 1;
 };
 
 // NSGS -> Newton hybrid with fallback (formulations.md §8).

@@ -103,7 +103,8 @@ inline constexpr std::array<SolverType, 3> kAllSolverTypes = {
 // One-contact solver used inside NSGS sweeps (formulations.md §7.3).
 enum class LocalSolverType {
   kAlartCurnierNewton,  // "ac": one-contact semismooth Newton on Alart-Curnier
-  kFixedPointViUpk,  // "fp-vi-upk": natural-map fixed point, self-adaptive rho
+  kFixedPointViUpk,     // "fp-vi-upk": natural-map fixed point, self-adaptive
+  // rho, NsgsOptions::fp_projections projections per sweep
 };
 inline constexpr std::array<LocalSolverType, 2> kAllLocalSolverTypes = {
     LocalSolverType::kAlartCurnierNewton, LocalSolverType::kFixedPointViUpk};

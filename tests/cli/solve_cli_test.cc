@@ -50,6 +50,31 @@ INSTANTIATE_TEST_SUITE_P(Shared,
                            return testing::TestNameFromFile(info.param);
                          });
 
+// --local-solver and --max-sweeps reach the NSGS options: a sweep budget of 3
+// ends fp-vi-upk (a few projections per sweep) before the tolerance, ac
+// converges, and an unknown local solver or a zero projection count exits 2.
+TEST(SolveCliTest, LocalSolverAndMaxSweepsReachNsgs) {
+  const std::string file = testing::SharedProblem("CubeH8.hdf5");
+  const RunResult fp = RunFcsn(
+      "solve --json --no-history --solver nsgs --local-solver fp-vi-upk "
+      "--max-sweeps 3 --tol 1e-10 " +
+      file);
+  EXPECT_EQ(fp.exit_code, 1) << fp.out << fp.err;
+  const nlohmann::json f = nlohmann::json::parse(fp.out);
+  EXPECT_EQ(f["local_solver"], "fp-vi-upk");
+  EXPECT_EQ(f["status"], "max-iterations");
+  EXPECT_EQ(f["nsgs_sweeps"].get<int>(), 3);
+  const RunResult ac = RunFcsn(
+      "solve --json --no-history --solver nsgs --local-solver ac "
+      "--max-sweeps 50 --tol 1e-10 " +
+      file);
+  EXPECT_EQ(ac.exit_code, 0) << ac.out << ac.err;
+  EXPECT_EQ(nlohmann::json::parse(ac.out)["local_solver"], "ac");
+  EXPECT_EQ(RunFcsn("solve --local-solver newton " + file).exit_code, 2);
+  EXPECT_EQ(RunFcsn("solve --solver nsgs --fp-projections 0 " + file).exit_code,
+            2);
+}
+
 TEST(SolveCliTest, SeveralFilesPrintATableAndBadOptionsExitWithTwo) {
   const RunResult table =
       RunFcsn("solve " + testing::SharedProblem("GFC3D_Example0.hdf5") + " " +
