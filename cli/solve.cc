@@ -14,6 +14,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/mpi_session.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 
@@ -237,7 +238,8 @@ void RunSolve(const SolveArgs& args) {
                 << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
                 << summary.FullReport();
     }
-    if (args.output_given) {
+    // Under mpirun every rank holds the same solution; the host writes it.
+    if (args.output_given && MpiSession::is_host()) {
       std::string error;
       WriteOptions write;
       write.title = info.title;
