@@ -32,11 +32,21 @@ bool MpiSession::is_host() {
   return rank == 0;
 }
 
+int MpiSession::size() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) return 1;
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
 #else  // seq flavour: one process, no MPI
 
 MpiSession::MpiSession(int*, char***) {}
 MpiSession::~MpiSession() = default;
 bool MpiSession::is_host() { return true; }
+int MpiSession::size() { return 1; }
 
 #endif
 

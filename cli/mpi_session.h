@@ -26,6 +26,8 @@ class MpiSession {
 
   // True on rank 0 of MPI_COMM_WORLD (and always in the seq flavour).
   static bool is_host();
+  // Processes in MPI_COMM_WORLD (1 in the seq flavour).
+  static int size();
 };
 
 }  // namespace fcsn::cli

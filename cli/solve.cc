@@ -94,7 +94,13 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.singular_regularization = args.regularization;
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
-  if (args.time_limit > 0.0) options.time_limit_seconds = args.time_limit;
+  if (args.time_limit > 0.0) {
+    // Each rank reads its own clock: one could stop while the others wait in
+    // MUMPS (the solver's deadline checks are not collective yet).
+    if (MpiSession::size() > 1)
+      FailBadInput("--time-limit is not available with several MPI processes");
+    options.time_limit_seconds = args.time_limit;
+  }
   options.record_history = true;
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
   return options;

@@ -4,8 +4,12 @@
 # FCSN_SHARED_DIR (compile definition) gives the absolute path as well.
 # The mpi flavour links tests/mpi's main instead of gtest_main (MPI_Init, rank-0 report), so that
 # every test executable also runs under mpirun.
+# It builds only the suites listed in FCSN_MPI_SUITES (tests/CMakeLists.txt), when defined.
 function(fcsn_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  if(FCSN_WITH_MPI AND DEFINED FCSN_MPI_SUITES AND NOT name IN_LIST FCSN_MPI_SUITES)
+    return()
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   if(FCSN_WITH_MPI)
     set(main_library fcsn_mpi_gtest_main)

@@ -48,6 +48,12 @@ int MumpsCommFortran(int communicator) {
   return static_cast<int>(MPI_Comm_c2f(CommOf(communicator)));
 }
 
+bool AnyRank(bool flag, int communicator) {
+  int any = flag ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, CommOf(communicator));
+  return any != 0;
+}
+
 void BroadcastFromHost(double* x, int n, int communicator) {
   MPI_Bcast(x, n, MPI_DOUBLE, kHostRank, CommOf(communicator));
 }
@@ -64,6 +70,8 @@ bool MumpsHasParallelAnalysis() { return false; }
 
 // The sequential library's stand-in MPI accepts MUMPS' "MPI_COMM_WORLD" value.
 int MumpsCommFortran(int) { return kMpiCommWorld; }
+
+bool AnyRank(bool flag, int) { return flag; }
 
 void BroadcastFromHost(double*, int, int) {}
 void BroadcastFromHost(float*, int, int) {}

@@ -34,6 +34,12 @@ bool MumpsHasParallelAnalysis();
 // MPI_COMM_WORLD).
 int MumpsCommFortran(int communicator);
 
+// True on every rank when `flag` is true on at least one rank of
+// `communicator` (a collective call; `flag` itself in the seq flavour). For
+// the decisions a caller takes on rank-dependent data, such as a wall-clock
+// deadline: all ranks must take the same branch before the next MUMPS call.
+bool AnyRank(bool flag, int communicator);
+
 // x[0..n) := the host's x[0..n), on every rank of `communicator`.
 void BroadcastFromHost(double* x, int n, int communicator);
 void BroadcastFromHost(float* x, int n, int communicator);

@@ -3,7 +3,8 @@
 # code, status, iterations, NSGS sweeps and factorizations on every FCLib file of DIR, and errors
 # equal up to round-off, with the default solver (hybrid: NSGS warm sweeps, then Newton) and with
 # pure Newton (--solver nsn: a MUMPS factorization at every iteration). Only rank 0 prints: np 2
-# must give exactly one JSON line per run.
+# must give exactly one JSON line per run. Also: --output under np 2 (written once, by the host) and
+# --time-limit under np 2 (refused).
 # Usage: cli_np_compare.sh FCSN_BINARY MPIEXEC DIR
 set -euo pipefail
 fcsn=$1 mpiexec=$2 dir=$3
@@ -51,6 +52,17 @@ sys.exit(1 if diff else 0)
 PY
 done
 done
+# --output under np 2: the host writes the file; the result is a readable problem with a solution.
+"$mpiexec" --oversubscribe -np 2 "$fcsn" solve "${files[0]}" --solver nsn --output "$tmp/out.hdf5" >/dev/null
+"$fcsn" check "$tmp/out.hdf5" >/dev/null || { echo "np 2 --output: unreadable or wrong solution" >&2; failures=$((failures + 1)); }
+# --time-limit under np 2 is refused with one line (rank-dependent clocks could deadlock).
+code=0
+"$mpiexec" --oversubscribe -np 2 "$fcsn" solve "${files[0]}" --time-limit 10 >/dev/null 2>"$tmp/limit.err" || code=$?
+if ((code != 2)) || [[ $(grep -c "time-limit" "$tmp/limit.err") != 1 ]]; then
+  echo "np 2 --time-limit: exit $code, expected 2 with one line:" >&2
+  cat "$tmp/limit.err" >&2
+  failures=$((failures + 1))
+fi
 if ((failures > 0)); then
   echo "cli_np_compare: $failures run(s) differ between 1 and 2 processes" >&2
   exit 1

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fcsn/linear_solver_options.h"
+#include "linalg/mumps_comm.h"
 #include "linalg/mumps_solver.h"
 #include "test_matrices.h"
 
@@ -161,6 +162,16 @@ TEST(MumpsMpi, HonoursTheGivenCommunicator) {
                   Ordering::kMetis,
                   FactorizationPrecision::kDouble,
                   MPI_COMM_WORLD);
+}
+
+TEST(MumpsMpi, AnyRankAgreesOnARankDependentFlag) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int world = static_cast<int>(MPI_Comm_c2f(MPI_COMM_WORLD));
+  const int last = Size(MPI_COMM_WORLD) - 1;
+  EXPECT_TRUE(internal::AnyRank(rank == last, world));
+  EXPECT_FALSE(internal::AnyRank(false, world));
+  EXPECT_TRUE(internal::AnyRank(true, kMpiCommWorld));
 }
 
 TEST(MumpsMpi, RefusesTheNullCommunicator) {
