@@ -152,6 +152,8 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   o.max_iterations = s.max_iterations;
   o.nsgs.max_sweeps = s.nsgs_max_sweeps;
   o.time_limit_seconds = s.time_limit_seconds;
+  static_assert(FCSN_MPI_COMM_WORLD == fcsn::kMpiCommWorld);
+  o.linear_solver.mpi_communicator = s.mpi_comm;
   // C users read results through fcsn_get_info; no per-iteration history.
   o.record_history = false;
   std::string why = o.Validate();
@@ -414,6 +416,7 @@ void fcsn_default_settings(fcsn_settings* settings) {
   settings->max_iterations = o.max_iterations;
   settings->nsgs_max_sweeps = o.nsgs.max_sweeps;
   settings->time_limit_seconds = o.time_limit_seconds;
+  settings->mpi_comm = o.linear_solver.mpi_communicator;
 }
 
 int fcsn_validate(const fcsn_problem* problem,

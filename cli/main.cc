@@ -1,5 +1,6 @@
 // `fcsn`: command line front end of the library. Dispatches to the subcommands
-// declared in cli/commands.h. Exit codes: see cli/cli_util.h (0 ok, 1 not
+// declared in cli/commands.h; runs under mpirun with the mpi flavour
+// (cli/mpi_session.h). Exit codes: see cli/cli_util.h (0 ok, 1 not
 // converged, 2 bad input).
 #include <CLI/CLI.hpp>
 #include <exception>
@@ -8,8 +9,12 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/mpi_session.h"
 
 int main(int argc, char** argv) {
+  // First: MPI_Init under the mpi flavour, MPI_Finalize after every solver is
+  // gone (cli/mpi_session.h).
+  const fcsn::cli::MpiSession session(&argc, &argv);
   fcsn::cli::PrepareProcess();
   CLI::App app{"fcsn: global frictional contact problems in FCLib notation"};
   app.require_subcommand(1);

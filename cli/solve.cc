@@ -14,6 +14,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/mpi_session.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 
@@ -103,7 +104,13 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.singular_regularization = args.regularization;
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
-  if (args.time_limit > 0.0) options.time_limit_seconds = args.time_limit;
+  if (args.time_limit > 0.0) {
+    // Each rank reads its own clock: one could stop while the others wait in
+    // MUMPS (the solver's deadline checks are not collective yet).
+    if (MpiSession::size() > 1)
+      FailBadInput("--time-limit is not available with several MPI processes");
+    options.time_limit_seconds = args.time_limit;
+  }
   options.record_history = true;
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
   return options;
@@ -250,7 +257,8 @@ void RunSolve(const SolveArgs& args) {
                 << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
                 << summary.FullReport();
     }
-    if (args.output_given) {
+    // Under mpirun every rank holds the same solution; the host writes it.
+    if (args.output_given && MpiSession::is_host()) {
       std::string error;
       WriteOptions write;
       write.title = info.title;

@@ -47,7 +47,7 @@
 //     solver->Solve(&rhs, &message);               // rhs := J^-1 rhs
 //   }
 //
-// Backends: MUMPS sequential (mumps_solver.h), Eigen SparseLU
+// Backends: MUMPS, sequential or MPI (mumps_solver.h), Eigen SparseLU
 // (eigen_sparse_solver.h), dense LU (dense_solver.h). All pass the same
 // conformance suite (tests/linalg/linear_solver_test.cc); the checks below
 // are tested once per backend in tests/linalg/linear_solver_base_test.cc.
@@ -111,7 +111,8 @@ struct LinearSolverStats {
   // Ordering the backend actually used, as reported by it after analysis:
   // "metis" (METIS_NodeND given through PERM_IN and confirmed by INFOG(7) = 1),
   // "amd", "amf", "scotch", "pord", "qamd", "user" (a caller-given ordering),
-  // "colamd" (Eigen), "none" (dense), "unknown".
+  // "ptscotch", "parmetis" (MPI MUMPS' parallel analysis), "colamd" (Eigen),
+  // "none" (dense), "unknown".
   std::string ordering_used;
   // Workspace retries (ICNTL(14) doublings) spent so far.
   int workspace_retries = 0;

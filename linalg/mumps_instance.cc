@@ -12,6 +12,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "linalg/mumps_comm.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -24,9 +26,6 @@ constexpr int kJobEnd = -2;
 constexpr int kJobAnalyze = 1;
 constexpr int kJobFactorize = 2;
 constexpr int kJobSolve = 3;
-// COMM_FORTRAN value meaning MPI_COMM_WORLD; the sequential library's fake MPI
-// accepts it.
-constexpr int kUseCommWorld = -987654;
 // Upper bound on the ICNTL(14) relaxation reached by the workspace retries.
 constexpr int kMaxRelaxationPercent = 1000000;
 // The MUMPS C structure and entry point of each arithmetic.
@@ -171,11 +170,17 @@ class Instance {
   LinearSolverStatus Init(const LinearSolverOptions& options,
                           std::string* message) {
     options_ = options;
-    // The host takes part in the factorization (it is the only process).
+    if (std::string why = CheckMpiReady(options.mpi_communicator);
+        !why.empty()) {
+      return linalg_detail::Report(
+          LinearSolverStatus::kUnavailable, why, message);
+    }
+    // The host takes part in the factorization (with one process it is the
+    // only one).
     id_.par = 1;
     // Unsymmetric LU.
     id_.sym = 0;
-    id_.comm_fortran = kUseCommWorld;
+    id_.comm_fortran = MumpsCommFortran(options.mpi_communicator);
     Call(kJobInit);
     if (InfogOf(id_, 1) < 0) return Error(Phase::kInit, message);
     initialized_ = true;
@@ -192,6 +197,17 @@ class Instance {
     // Ordering: PERM_IN (fcsn's METIS or the caller's) when given, else
     // MUMPS' own AMD, SCOTCH or automatic choice.
     IcntlOf(id_, 7) = input->perm_in.empty() ? input->icntl7 : 1;
+    // Sequential analysis (ICNTL(7) chooses the ordering), or parallel with
+    // PT-SCOTCH.
+    IcntlOf(id_, 28) = input->parallel_analysis ? 2 : 1;
+    IcntlOf(id_, 29) = input->parallel_analysis ? 1 : 0;
+    // Column permutation to a zero-free diagonal: structural only (1): there
+    // are no values yet, and the value-based variants (2-7) would read A
+    // during the analysis. MUMPS ignores it when the ordering is given
+    // (ICNTL(7) = 1), and the parallel analysis refuses it (INFO(1) = -39):
+    // there (0) threshold pivoting with delayed pivots handles the zero
+    // diagonal entries of stick contacts.
+    IcntlOf(id_, 6) = input->parallel_analysis ? 0 : 1;
     id_.n = input->n;
     id_.nz = static_cast<int>(input->irn.size());
     id_.nnz = static_cast<int64_t>(input->irn.size());
@@ -261,6 +277,8 @@ class Instance {
       }
       std::copy(saved_rhs_.begin(), saved_rhs_.end(), rhs);
     }
+    // The solution is on the host (ICNTL(21) = 0); every rank needs it.
+    BroadcastFromHost(rhs, n, options_.mpi_communicator);
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
@@ -308,12 +326,8 @@ class Instance {
     // Matrix input: assembled coordinate format (IRN/JCN/A), centralized.
     IcntlOf(id_, 5) = 0;
     IcntlOf(id_, 18) = 0;
-    // Column permutation to a zero-free diagonal: structural only (1).
-    // Analyze() has no values, and the value-based variants (2-7) would read
-    // A during the analysis. MUMPS ignores ICNTL(6) when the ordering is given
-    // (ICNTL(7) = 1): threshold pivoting with delayed pivots then handles the
-    // zero diagonal entries of stick contacts.
-    IcntlOf(id_, 6) = 1;
+    // ICNTL(6) (maximum transversal), ICNTL(7) (ordering) and ICNTL(28),
+    // ICNTL(29) (analysis) are set by Analyze() for each pattern.
     // Scaling: automatic; here computed at each factorization from its values.
     IcntlOf(id_, 8) = 77;
     // No iterative refinement inside MUMPS (the Newton loop corrects the step
@@ -333,8 +347,6 @@ class Instance {
     IcntlOf(id_, 23) = 0;
     // Null-pivot row detection (INFOG(28) counts them; reported as singular).
     IcntlOf(id_, 24) = options_.detect_null_pivots ? 1 : 0;
-    // Sequential analysis: ICNTL(7) chooses the ordering.
-    IcntlOf(id_, 28) = 1;
     // Keep the factors after factorization: Solve() needs them.
     IcntlOf(id_, 31) = 0;
     // No determinant.
@@ -362,8 +374,19 @@ class Instance {
 
 }  // namespace
 
-// Name of the ordering MUMPS reports in INFOG(7).
-std::string MumpsOrderingName(int infog7, bool given_is_metis) {
+// Name of the ordering MUMPS reports in INFOG(7), whose values follow ICNTL(29)
+// after a parallel analysis (INFOG(32) = 2) and ICNTL(7) otherwise.
+std::string MumpsOrderingName(int infog7, int infog32, bool given_is_metis) {
+  if (infog32 == 2) {
+    switch (infog7) {
+      case 1:
+        return "ptscotch";
+      case 2:
+        return "parmetis";
+      default:
+        return "unknown";
+    }
+  }
   switch (infog7) {
     case 0:
       return "amd";
@@ -394,6 +417,8 @@ int MumpsOrderingIcntl7(Ordering ordering) {
       return 0;
     case Ordering::kAuto:
       return 7;
+    case Ordering::kPtScotch:
+      return 3;  // SCOTCH, when MUMPS analyses sequentially (one process)
   }
   return 7;
 }

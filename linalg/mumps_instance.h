@@ -1,5 +1,8 @@
-// linalg/mumps_instance.h: one sequential MUMPS instance (unsymmetric LU,
-// SYM = 0, PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float.
+// linalg/mumps_instance.h: one MUMPS instance (unsymmetric LU, SYM = 0,
+// PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float, on the
+// sequential library or, in the mpi flavour, on the ranks of
+// LinearSolverOptions::mpi_communicator (replicated-data model of
+// mumps_comm.h: same calls on every rank, solution broadcast from the host).
 //
 // RAII over the MUMPS job sequence of formulations.md §4.4:
 //   Init()      JOB = -1, then every ICNTL/CNTL fcsn relies on, one per line;
@@ -7,10 +10,14 @@
 //               PERM_IN (ICNTL(7) = 1) when given;
 //   Factorize() JOB = 2, retried with a doubled ICNTL(14) on workspace
 //               shortage; null pivots (ICNTL(24), INFOG(28) > 0) -> kSingular;
-//   Solve()     JOB = 3 in place, with the same retry (refactorize, solve again);
+//   Solve()     JOB = 3 in place, with the same retry (refactorize, solve again),
+//               then the host's solution broadcast to every rank;
 //   destructor  JOB = -2.
-// Every INFO(1) < 0 becomes a LinearSolverStatus and a sentence in one
-// function (mumps_instance.cc, MapError). Parameter meanings follow the MUMPS
+// Every INFOG(1) < 0 becomes a LinearSolverStatus and a sentence in one
+// function (mumps_instance.cc, MapError). Every decision reads the global
+// INFOG/RINFOG (equal on all ranks), never the per-rank INFO, so that a
+// failure on one rank is the same failure on every rank (no rank returns
+// while the others wait in MUMPS). Parameter meanings follow the MUMPS
 // 5.5 user guide (Debian 12 ships 5.5.1).
 //
 // No MUMPS type or macro appears in this header: the MUMPS structure lives
@@ -37,6 +44,10 @@ struct MumpsAnalysisInput {
   // orders itself with ICNTL(7) = icntl7.
   std::vector<int> perm_in;
   int icntl7 = 7;
+  // Parallel analysis with PT-SCOTCH (ICNTL(28) = 2, ICNTL(29) = 1) instead of
+  // the sequential one (ICNTL(28) = 1); MUMPS analyses sequentially with
+  // ICNTL(7) on one process.
+  bool parallel_analysis = false;
 };
 
 // Workspace policy shared by the instances of one solver: the ICNTL(14)
@@ -49,8 +60,9 @@ struct MumpsWorkspace {
 
 // ICNTL(7) for `ordering` (1 for kMetis: the ordering is given by fcsn).
 int MumpsOrderingIcntl7(Ordering ordering);
-// Name of the ordering MUMPS reports in INFOG(7) (LinearSolverStats).
-std::string MumpsOrderingName(int infog7, bool given_is_metis);
+// Name of the ordering MUMPS reports in INFOG(7) (LinearSolverStats), after
+// the analysis INFOG(32) says was done (1 sequential, 2 parallel).
+std::string MumpsOrderingName(int infog7, int infog32, bool given_is_metis);
 // An INFOG count: overflowing counts are returned negative, in millions.
 long long MumpsCount(int value);
 

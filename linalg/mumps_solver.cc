@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "linalg/mixed_precision.h"
+#include "linalg/mumps_comm.h"
 #include "linalg/mumps_instance.h"
 #include "linalg/ordering.h"
 #include "linalg/stopwatch.h"
@@ -149,10 +150,11 @@ struct MumpsSolver::Impl {
                                      const std::vector<int>* position,
                                      LinearSolverStats* stats,
                                      std::string* message);
-  // JOB = 1 on the instance(s) options.precision asks for; *infog7 is the
-  // ordering MUMPS used.
+  // JOB = 1 on the instance(s) options.precision asks for; *infog7 and
+  // *infog32 say which ordering and analysis MUMPS used.
   LinearSolverStatus AnalyzeInstances(LinearSolverStats* stats,
                                       int* infog7,
+                                      int* infog32,
                                       std::string* message);
   // The counters of the workspace policy and of the decorator, into stats.
   void CopyCounters(LinearSolverStats* stats) const {
@@ -198,6 +200,10 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
   given_is_metis = false;
   input.perm_in.clear();
   input.icntl7 = MumpsOrderingIcntl7(options.ordering);
+  // kPtScotch: parallel analysis where MUMPS has it, else sequential SCOTCH.
+  input.parallel_analysis = position == nullptr &&
+                            options.ordering == Ordering::kPtScotch &&
+                            MumpsHasParallelAnalysis();
   if (position != nullptr) {
     input.perm_in.resize(n);
     for (int i = 0; i < n; ++i) input.perm_in[i] = (*position)[i] + 1;
@@ -219,6 +225,7 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
 
 LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
                                                        int* infog7,
+                                                       int* infog32,
                                                        std::string* message) {
   // kDouble analyses the double instance, kMixed the single one (a double
   // instance left from a fallback on the previous pattern is dropped; the
@@ -232,6 +239,7 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
       dbl.Drop();
       status = sgl.Analyze(message);
       *infog7 = sgl.instance()->infog(7);
+      *infog32 = sgl.instance()->infog(32);
       stats->estimated_factor_entries = MumpsCount(sgl.instance()->infog(20));
       stats->estimated_flops = sgl.instance()->rinfog(1);
       single_enabled = true;
@@ -240,6 +248,7 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
     case FactorizationPrecision::kAuto:
       status = dbl.Analyze(message);
       *infog7 = dbl.instance()->infog(7);
+      *infog32 = dbl.instance()->infog(32);
       stats->estimated_factor_entries = MumpsCount(dbl.instance()->infog(20));
       stats->estimated_flops = dbl.instance()->rinfog(1);
       single_enabled = options.precision == FactorizationPrecision::kAuto &&
@@ -302,13 +311,13 @@ LinearSolverStatus MumpsSolver::DoAnalyze(const SparsityPattern& pattern,
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
-  int infog7 = 0;
+  int infog7 = 0, infog32 = 0;
   if (const LinearSolverStatus status =
-          m.AnalyzeInstances(&stats, &infog7, message);
+          m.AnalyzeInstances(&stats, &infog7, &infog32, message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
-  stats.ordering_used = MumpsOrderingName(infog7, m.given_is_metis);
+  stats.ordering_used = MumpsOrderingName(infog7, infog32, m.given_is_metis);
   return LinearSolverStatus::kSuccess;
 }
 

@@ -1,5 +1,8 @@
-// linalg/mumps_solver.h: LinearSolver on sequential MUMPS (unsymmetric LU,
-// SYM = 0).
+// linalg/mumps_solver.h: LinearSolver on MUMPS (unsymmetric LU, SYM = 0):
+// the sequential library, or MPI MUMPS in the mpi flavour, where every rank
+// of LinearSolverOptions::mpi_communicator makes the same calls on the same
+// data and receives the same solution (replicated-data model,
+// linalg/mumps_comm.h).
 //
 // The MUMPS instances (mumps_instance.h) live as long as the object
 // (formulations.md §4.4): JOB = -1 in Create(), JOB = 1 (analysis) in
@@ -9,9 +12,11 @@
 // order).
 //
 // Ordering: Ordering::kMetis computes METIS_NodeND (ordering.h) and passes it
-// as PERM_IN with ICNTL(7) = 1; kScotch, kAmd and kAuto set ICNTL(7) = 3, 0,
-// 7. stats().ordering_used is read back from INFOG(7), so a silent fallback of
-// MUMPS is visible.
+// as PERM_IN with ICNTL(7) = 1 (every rank computes it; MUMPS reads the
+// host's); kScotch, kAmd and kAuto set ICNTL(7) = 3, 0, 7; kPtScotch asks for
+// the parallel analysis (ICNTL(28) = 2, ICNTL(29) = 1), sequential SCOTCH on
+// one process. stats().ordering_used is read back from INFOG(7) and
+// INFOG(32), so a silent fallback of MUMPS is visible.
 //
 // Precision (LinearSolverOptions::precision): kDouble factorizes with d-MUMPS;
 // kMixed decorates s-MUMPS with the refinement and fallback of

@@ -64,7 +64,8 @@ bool SameLinearSolverOptions(const LinearSolverOptions& a,
          a.null_pivot_threshold == b.null_pivot_threshold &&
          a.precision == b.precision &&
          a.refinement_tolerance == b.refinement_tolerance &&
-         a.max_refinement_steps == b.max_refinement_steps;
+         a.max_refinement_steps == b.max_refinement_steps &&
+         a.mpi_communicator == b.mpi_communicator;
 }
 
 // The problem the solver works on: M expanded when given as an upper triangle

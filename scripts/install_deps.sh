@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fcsn needs to build, test and run its CLI.
 # Idempotent: packages already present are skipped, so it is cheap to call before every build.
-# Usage: scripts/install_deps.sh [--bench] [--fuzz]
+# Usage: scripts/install_deps.sh [--bench] [--fuzz] [--mpi]
 #   --bench adds the benchmark-only Siconos/matplotlib stack
 #   --fuzz adds clang 14 and its libFuzzer runtime (scripts/fuzz.sh)
+#   --mpi adds MPI MUMPS with PT-SCOTCH and OpenMPI (the FCSN_MUMPS=mpi flavour, scripts/test_mpi.sh);
+#         they install side by side with the sequential MUMPS
 set -euo pipefail
 
 packages=(
@@ -25,6 +27,7 @@ for arg in "$@"; do
   case "$arg" in
     --bench) packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib) ;;
     --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+    --mpi) packages+=(libmumps-dev libmumps-ptscotch-dev mpi-default-dev mpi-default-bin) ;;
   esac
 done
 

@@ -120,7 +120,11 @@ typedef struct fcsn_settings {
   int max_iterations;        /* Newton iterations, >= 0; 100 */
   int nsgs_max_sweeps;       /* sweeps of a pure NSGS solve, >= 0; 10000 */
   double time_limit_seconds; /* > 0 per solve; INFINITY (none) */
+  int mpi_comm; /* MPI flavour only: MPI_Comm_c2f(comm); FCSN_MPI_COMM_WORLD */
 } fcsn_settings;
+
+/* fcsn_settings.mpi_comm standing for MPI_COMM_WORLD (fcsn::kMpiCommWorld). */
+#define FCSN_MPI_COMM_WORLD (-987654)
 
 /* Compressed sparse column matrix (sizes given by fcsn_problem). */
 typedef struct fcsn_csc {

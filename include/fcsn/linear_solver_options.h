@@ -28,6 +28,10 @@
 
 namespace fcsn {
 
+// LinearSolverOptions::mpi_communicator value standing for MPI_COMM_WORLD
+// (MUMPS' own convention for its COMM_FORTRAN field).
+inline constexpr int kMpiCommWorld = -987654;
+
 struct LinearSolverOptions {
   // Backend. kMumps (sequential MUMPS LU) is the production choice; kEigenLU
   // (Eigen SparseLU) is the always-available fallback and test oracle; kDense
@@ -41,6 +45,10 @@ struct LinearSolverOptions {
   //   kScotch: MUMPS' built-in SCOTCH (ICNTL(7) = 3).
   //   kAmd   : approximate minimum degree (ICNTL(7) = 0).
   //   kAuto  : MUMPS' automatic choice (ICNTL(7) = 7).
+  //   kPtScotch: MPI flavour: PT-SCOTCH computed in parallel by MUMPS on every
+  //            rank (parallel analysis, ICNTL(28) = 2, ICNTL(29) = 1); on one
+  //            process, and in the seq flavour, MUMPS analyses sequentially
+  //            with SCOTCH (ICNTL(7) = 3).
   // Eigen SparseLU always uses COLAMD (and reports "colamd"); the dense
   // backend ignores this field.
   Ordering ordering = Ordering::kMetis;
@@ -115,6 +123,14 @@ struct LinearSolverOptions {
   // residual by ~1 / (cond(J) * eps_single); 3 steps suffice on the wall
   // problems. Range [1, 100].
   int max_refinement_steps = 10;
+
+  // MPI flavour only (fcsn/config.h: FCSN_WITH_MPI = 1; ignored by the
+  // sequential build): the communicator MUMPS runs on, as a Fortran handle
+  // (MPI_Comm_c2f(comm) in C and C++, comm.py2f() in mpi4py), so that this
+  // header needs no mpi.h. The default kMpiCommWorld means MPI_COMM_WORLD.
+  // Every rank of the communicator must make the same solver calls on the same
+  // data; rank 0 is MUMPS' host. MPI_Init must precede the solver's creation.
+  int mpi_communicator = kMpiCommWorld;
 
   // "" if valid, otherwise a sentence naming the first invalid field.
   std::string Validate() const {

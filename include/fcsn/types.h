@@ -74,9 +74,14 @@ enum class Ordering {
   kScotch,  // "scotch": MUMPS' built-in SCOTCH (ICNTL(7)=3)
   kAmd,     // "amd": approximate minimum degree (ICNTL(7)=0; COLAMD for Eigen)
   kAuto,    // "auto": the backend's automatic choice (ICNTL(7)=7)
+  kPtScotch,  // "ptscotch": MPI MUMPS' parallel PT-SCOTCH (ICNTL(28)=2,
+              // ICNTL(29)=1); SCOTCH (ICNTL(7)=3) on one process
 };
-inline constexpr std::array<Ordering, 4> kAllOrderings = {
-    Ordering::kMetis, Ordering::kScotch, Ordering::kAmd, Ordering::kAuto};
+inline constexpr std::array<Ordering, 5> kAllOrderings = {Ordering::kMetis,
+                                                          Ordering::kScotch,
+                                                          Ordering::kAmd,
+                                                          Ordering::kAuto,
+                                                          Ordering::kPtScotch};
 
 // Which M to use when a file stores only the upper triangle of a symmetric
 // matrix.
@@ -263,6 +268,8 @@ inline const char* ToString(Ordering x) {
       return "amd";
     case Ordering::kAuto:
       return "auto";
+    case Ordering::kPtScotch:
+      return "ptscotch";
   }
   return "?";
 }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the MPI flavour of fcsn (FCSN_MUMPS=mpi) in build-mpi/ -- the library, the `fcsn` command
+# and the suites this flavour builds (linalg, Newton solvers, tests/mpi) -- and runs them: every
+# test alone (one process), then the "mpi" label under mpirun with 2 processes (the linalg
+# conformance and MUMPS suites, the solver suites, the replicated-data test of tests/mpi, and the
+# `fcsn solve --json` comparison of 1 vs 2 processes on the shared problems).
+# Installs missing Debian packages first (scripts/install_deps.sh --mpi). Uses ccache when
+# installed. Usage: scripts/test_mpi.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install_deps.sh --mpi
+
+build_dir=build-mpi
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DFCSN_MUMPS=mpi -DFCSN_BUILD_EXAMPLES=OFF -DFCSN_BUILD_BENCHMARKS=OFF)
+if command -v ccache >/dev/null; then
+  cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+# OpenMPI refuses to start as root unless told (containers, CI); 2 processes may exceed the cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+jobs=$(nproc)
+cmake -S . -B "$build_dir" -G Ninja "${cmake_args[@]}"
+cmake --build "$build_dir" -j"$jobs"
+# One process: every test of this flavour but the mpirun ones.
+ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600 -LE mpi
+# Two processes (each mpirun test reserves both processors: one at a time).
+ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600 -L mpi
