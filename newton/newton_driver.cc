@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "linalg/mumps_comm.h"
 #include "newton/line_search.h"
 
 namespace fcsn::internal {
@@ -174,12 +175,21 @@ bool NewtonDriver::EndsOnBudget(int k) {
         SolverStatus::kMaxIterations,
         "no convergence after " + std::to_string(k) + " Newton iterations");
   }
-  if (SteadyClock::now() >= run_->deadline) {
+  if (DeadlinePassed()) {
     return End(
         SolverStatus::kTimeLimit,
         "time limit reached after " + std::to_string(k) + " Newton iterations");
   }
   return false;
+}
+
+bool NewtonDriver::DeadlinePassed() const {
+  if (run_->deadline == SteadyClock::time_point::max()) return false;
+  const bool passed = SteadyClock::now() >= run_->deadline;
+  // MPI MUMPS (linalg/mumps_comm.h): the clocks of the ranks differ, and all
+  // ranks must take the same branch before the next MUMPS call.
+  if (options_->linear_solver.type != LinearSolverType::kMumps) return passed;
+  return AnyRank(passed, options_->linear_solver.mpi_communicator);
 }
 
 bool NewtonDriver::ComputeDirection(int k, double merit) {

@@ -83,6 +83,8 @@ class NewtonDriver {
   void RestartFromLeastMerit(int k);
   // Step 4; true when the run ends here.
   bool EndsOnBudget(int k);
+  // The time limit has passed (on any rank, with MPI MUMPS).
+  bool DeadlinePassed() const;
   // Step 5; false (status set) when no direction could be computed.
   bool ComputeDirection(int k, double merit);
   // Step 6; false (status set) when the failure policy ends the run.
