@@ -1,0 +1,12 @@
+// fcsn._fcsn: the compiled part of the fcsn Python package (python/fcsn/ wraps
+// it with scipy.sparse / numpy conversion and keyword options).
+#include <pybind11/pybind11.h>
+
+#include "python/src/bindings.h"
+
+PYBIND11_MODULE(_fcsn, m) {
+  m.doc() = "fcsn: global frictional contact by semismooth Newton (C++ core)";
+  fcsn::python::BindOptions(m);
+  fcsn::python::BindSummary(m);
+  fcsn::python::BindSolver(m);
+}
