@@ -216,3 +216,14 @@ def test_w_none_means_zero():
     a = fcsn.solve(p.M, p.H, p.f, None, p.mu)
     b = fcsn.solve(p.M, p.H, p.f, np.zeros_like(p.w), p.mu)
     np.testing.assert_array_equal(a.v, b.v)
+
+
+def test_readme_loop_is_a_copy_of_the_tested_example():
+    readme = (REPO / "python" / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    example = [line.strip() for line in
+               (REPO / "examples" / "python" / "sliding_bar.py").read_text().splitlines()]
+    position = 0
+    for line in filter(None, (line.strip() for line in block.splitlines())):
+        assert line in example[position:], f"README line not in the example (in order): {line}"
+        position = example.index(line, position) + 1
