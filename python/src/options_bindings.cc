@@ -111,6 +111,23 @@ void BindNsgsHybrid(py::module_& m) {
       .def_readwrite("delassus_min_budget", &H::delassus_min_budget);
 }
 
+py::object CallbackOf(const SolverOptions& o) {
+  const auto* callback = o.iteration_callback.target<PythonCallback>();
+  return callback != nullptr ? callback->state->fn : py::none();
+}
+
+void SetCallback(SolverOptions& o, const py::object& fn) {
+  if (fn.is_none()) {
+    o.iteration_callback = nullptr;
+    return;
+  }
+  if (!PyCallable_Check(fn.ptr())) {
+    throw py::value_error("iteration_callback must be callable or None");
+  }
+  o.iteration_callback = PythonCallback{
+      std::make_shared<PythonCallback::State>(PythonCallback::State{fn, {}})};
+}
+
 void BindSolverOptions(py::module_& m) {
   using O = SolverOptions;
   py::class_<O> c(m, "SolverOptions", "fcsn::SolverOptions (options.h)");
@@ -127,12 +144,26 @@ void BindSolverOptions(py::module_& m) {
       .def_readwrite("nsgs", &O::nsgs)
       .def_readwrite("hybrid", &O::hybrid)
       .def_readwrite("record_history", &O::record_history)
+      .def_property("iteration_callback",
+                    &CallbackOf,
+                    &SetCallback,
+                    "None or fn(IterationRecord) -> truthy to abort")
       .def("validate", &O::Validate, "'' if valid, else one sentence")
       .def("__copy__", [](const O& o) { return O(o); })
       .def("__deepcopy__", [](const O& o, py::dict) { return O(o); });
 }
 
 }  // namespace
+
+CallbackResult PythonCallback::operator()(const IterationRecord& record) const {
+  try {
+    const bool abort = py::bool_(state->fn(record));
+    return abort ? CallbackResult::kAbort : CallbackResult::kContinue;
+  } catch (...) {
+    state->error = std::current_exception();
+    return CallbackResult::kAbort;
+  }
+}
 
 void BindOptions(py::module_& m) {
   BindRho(m);

@@ -181,6 +181,7 @@ class PySolver {
     Solution x;
     SolverSummary summary =
         solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
+    RethrowCallbackError();
     Require(summary.status != SolverStatus::kInvalidInput, summary.message);
     ClassifyContacts(problem_.mu, x.r, &statuses_);
     py::list statuses;
@@ -193,6 +194,17 @@ class PySolver {
   }
 
  private:
+  // A Python exception raised in the iteration callback aborted the solve:
+  // raise it here.
+  void RethrowCallbackError() {
+    const auto* callback =
+        solver_.options().iteration_callback.target<PythonCallback>();
+    if (callback == nullptr || !callback->state->error) return;
+    std::exception_ptr error = callback->state->error;
+    callback->state->error = nullptr;
+    std::rethrow_exception(error);
+  }
+
   static void CheckOptions(const SolverOptions& options) {
     const std::string why = options.Validate();
     Require(why.empty(), why);
@@ -254,7 +266,11 @@ py::dict ReadFclib(const std::string& path, const std::string& m_storage) {
 void BindSolver(py::module_& m) {
   py::class_<PySolver>(m, "Solver", "fcsn::Solver over problem views")
       .def(py::init<const SolverOptions&>(), py::arg("options"))
-      .def_property("options", &PySolver::options, &PySolver::set_options)
+      // A copy: changes take effect through the setter (Solver::set_options).
+      .def_property(
+          "options",
+          [](const PySolver& s) { return SolverOptions(s.options()); },
+          &PySolver::set_options)
       .def_property_readonly("pattern_rebuilds", &PySolver::pattern_rebuilds)
       .def("solve",
            &PySolver::Solve,

@@ -174,8 +174,15 @@ class ProblemViewStorageTest : public ::testing::TestWithParam<StorageParam> {
     Case<Index> c(GetParam().format, GetParam().base);
     ProblemViewConverter converter;
     GlobalProblem problem;
-    ASSERT_EQ(converter.Fill(c.view, &problem), "");
+    allocations = 0;
+    counting = true;
+    const std::string first = converter.Fill(c.view, &problem);
+    counting = false;
+    ASSERT_EQ(first, "");
     EXPECT_TRUE(converter.last_fill_rebuilt());
+    if (FCSN_COUNT_MALLOC) {
+      EXPECT_GT(allocations, 0);  // the counter sees the build's allocations
+    }
     // Sums of halves (COO) are exact in binary floating point.
     EXPECT_EQ(MaxDifference(problem.M, c.reference.M), 0.0);
     EXPECT_EQ(MaxDifference(problem.H, c.reference.H), 0.0);

@@ -227,3 +227,70 @@ def test_readme_loop_is_a_copy_of_the_tested_example():
     for line in filter(None, (line.strip() for line in block.splitlines())):
         assert line in example[position:], f"README line not in the example (in order): {line}"
         position = example.index(line, position) + 1
+
+
+def test_inputs_are_viewed_without_copies():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    for a in (p.M, p.M.tocsr(), p.M.tocoo(), scipy.sparse.csr_array(p.M)):
+        spec = fcsn._matrix_spec("M", a)
+        assert np.shares_memory(spec[3], a.data)
+        if a.format == "coo":
+            assert np.shares_memory(spec[4], a.row)
+            assert np.shares_memory(spec[5], a.col)
+        else:
+            assert np.shares_memory(spec[4], a.indices)
+            assert np.shares_memory(spec[5], a.indptr)
+    assert np.shares_memory(fcsn._vector("f", p.f), p.f)
+
+
+def test_upper_triangle_input_solves_the_symmetric_problem():
+    path = problem_path("CubeH8.hdf5")
+    full = fcsn.read_fclib(path)
+    stored = fcsn.read_fclib(path, m_storage="as-stored")
+    a = fcsn.solve(full.M, full.H, full.f, full.w, full.mu)
+    b = fcsn.solve(stored.M, stored.H, stored.f, stored.w, stored.mu,
+                   m_upper_triangle=True)
+    assert a.converged and b.converged
+    np.testing.assert_allclose(b.v, a.v, rtol=1e-8, atol=1e-10 * np.abs(a.v).max())
+    # The triangle solved as stored is another problem (README: CubeH8 slides).
+    c = fcsn.solve(stored.M, stored.H, stored.f, stored.w, stored.mu)
+    assert a.contact_status != c.contact_status
+    one_line_value_error(
+        lambda: fcsn.solve(full.M, full.H, full.f, full.w, full.mu,
+                           m_upper_triangle=True), "below the diagonal")
+
+
+def test_iteration_callback_sees_records_and_can_abort():
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    seen = []
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                        iteration_callback=seen.append)
+    assert result.converged and len(seen) == len(result.history) > 1
+    assert [r.iteration for r in seen] == [r.iteration for r in result.history]
+    aborted = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                         iteration_callback=lambda record: True)
+    assert aborted.status == "aborted" and not aborted.converged
+
+    def fails(record):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                   iteration_callback=fails)
+    one_line_value_error(lambda: fcsn.Solver(iteration_callback=3), "callable")
+    options = fcsn.make_options(iteration_callback=seen.append)
+    assert options.iteration_callback == seen.append
+
+
+def test_solver_options_change_through_the_setter_only():
+    p = fcsn.read_fclib(problem_path("GFC3D_OneContact.hdf5"))
+    solver = fcsn.Solver(solver="nsn", max_iterations=1)
+    solver.options.max_iterations = 50      # a copy: no effect
+    assert solver.options.max_iterations == 1
+    assert solver.solve(p.M, p.H, p.f, p.w, p.mu).status == "max-iterations"
+    solver.options = fcsn.make_options(solver.options, max_iterations=50)
+    assert solver.solve(p.M, p.H, p.f, p.w, p.mu).converged
+    with pytest.raises(ValueError, match="tolerance"):
+        bad = fcsn.SolverOptions()
+        bad.tolerance = 2.0
+        solver.options = bad
