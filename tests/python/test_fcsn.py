@@ -294,3 +294,32 @@ def test_solver_options_change_through_the_setter_only():
         bad = fcsn.SolverOptions()
         bad.tolerance = 2.0
         solver.options = bad
+
+
+def test_hostile_arrays_are_rejected_before_they_are_read():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    M = p.M
+
+    def solve_with(spec):
+        return p_solver.solve(spec, fcsn._matrix_spec("H", p.H), p.f, p.w, p.mu,
+                              False, None, None)
+
+    p_solver = fcsn._fcsn.Solver(fcsn.SolverOptions())
+    data, indices, indptr = M.data, M.indices, M.indptr
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data, indices, indptr[:-1])),
+                         "indptr has")
+    long_ptr = indptr.copy()
+    long_ptr[-1] = indices.size + 10
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data, indices, long_ptr)),
+                         "exceeds the length")
+    c = M.tocoo()
+    one_line_value_error(lambda: solve_with(("coo", 54, 54, c.data, c.row[:-1], c.col)),
+                         "same length")
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data.astype(np.float32),
+                                             indices, indptr)), "float64")
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data,
+                                             indices.astype(np.int16), indptr)), "int32")
+    one_line_value_error(lambda: solve_with(("bsr", 54, 54, data, indices, indptr)),
+                         "csc, csr or coo")
+    one_line_value_error(lambda: fcsn.solve(np.ones(3), p.H, p.f, p.w, p.mu), "matrix")
+    one_line_value_error(lambda: fcsn.solve(M * 1j, p.H, p.f, p.w, p.mu), "complex")
