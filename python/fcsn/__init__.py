@@ -48,6 +48,8 @@ from ._fcsn import (
 )
 from . import _fcsn
 
+__version__ = _fcsn.__version__
+
 __all__ = [
     "FclibProblem",
     "Guess",

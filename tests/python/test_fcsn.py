@@ -40,6 +40,11 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15)
 
 
+def test_version_is_the_projects():
+    cmake = (REPO / "CMakeLists.txt").read_text()
+    assert f"project(fcsn VERSION {fcsn.__version__} " in cmake
+
+
 def test_read_fclib_gives_scipy_and_numpy():
     p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
     assert scipy.sparse.isspmatrix_csc(p.M) and scipy.sparse.isspmatrix_csc(p.H)
