@@ -82,7 +82,8 @@ void BindLinearSolver(py::module_& m) {
       .def_readwrite("detect_null_pivots", &L::detect_null_pivots)
       .def_readwrite("null_pivot_threshold", &L::null_pivot_threshold)
       .def_readwrite("refinement_tolerance", &L::refinement_tolerance)
-      .def_readwrite("max_refinement_steps", &L::max_refinement_steps);
+      .def_readwrite("max_refinement_steps", &L::max_refinement_steps)
+      .def_readwrite("mpi_communicator", &L::mpi_communicator);
 }
 
 void BindNsgsHybrid(py::module_& m) {
@@ -94,7 +95,8 @@ void BindNsgsHybrid(py::module_& m) {
       .def_readwrite("error_check_frequency",
                      &NsgsOptions::error_check_frequency)
       .def_readwrite("local_max_iterations", &NsgsOptions::local_max_iterations)
-      .def_readwrite("local_tolerance", &NsgsOptions::local_tolerance);
+      .def_readwrite("local_tolerance", &NsgsOptions::local_tolerance)
+      .def_readwrite("fp_projections", &NsgsOptions::fp_projections);
   using H = HybridOptions;
   py::class_<H>(m, "HybridOptions", "fcsn::HybridOptions")
       .def(py::init<>())

@@ -16,7 +16,8 @@ namespace py = pybind11;
 void BindIterationRecord(py::module_& m) {
   using R = IterationRecord;
   py::class_<R>(m, "IterationRecord", "fcsn::IterationRecord (summary.h)")
-      .def_readonly("phase", &R::phase)
+      .def_property_readonly(
+          "phase", [](const R& r) { return std::string(ToString(r.phase)); })
       .def_readonly("iteration", &R::iteration)
       .def_readonly("e_cone", &R::e_cone)
       .def_readonly("e_dual", &R::e_dual)
@@ -67,6 +68,9 @@ void BindSummary(py::module_& m) {
       .def_readonly("linear_solves", &S::linear_solves)
       .def_readonly("regularized_factorizations",
                     &S::regularized_factorizations)
+      .def_readonly("line_search_safeguards", &S::line_search_safeguards)
+      .def_readonly("accepted_line_search_failures",
+                    &S::accepted_line_search_failures)
       .def_readonly("fallbacks", &S::fallbacks)
       .def_readonly("rho_reductions", &S::rho_reductions)
       .def_readonly("delassus_entries", &S::delassus_entries)
