@@ -22,6 +22,7 @@ packages=(
   libfclib-dev
   python3-numpy python3-h5py
   universal-ctags
+  python3-dev python3-pybind11 pybind11-dev python3-scipy python3-pytest
 )
 for arg in "$@"; do
   case "$arg" in

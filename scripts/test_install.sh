@@ -58,4 +58,19 @@ c++ -std=c++17 -O1 examples/consumer/consumer.cc -o "$tmp/consumer_pc" "${pc_fla
 cc -std=c99 -Wall -Wpedantic examples/c/sliding_bar.c -o "$tmp/sliding_bar_pc" "${pc_flags[@]}" \
   -Wl,-rpath,"$prefix/lib"
 "$tmp/sliding_bar_pc" >/dev/null
+# The Python package, when built (FCSN_BUILD_PYTHON): imported from the prefix alone, with the
+# interpreter it was built for, outside the source tree; runs the Python example.
+module=$(find "$prefix" -name "_fcsn*.so" -print -quit)
+if [[ -n "$module" ]]; then
+  site=$(dirname "$(dirname "$module")")
+  source_dir=$PWD
+  python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build_dir/CMakeCache.txt")
+  (cd "$tmp" && PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$python" -c \
+    "import fcsn, sys; sys.exit(not fcsn.__file__.startswith('$site'))") ||
+    fail "fcsn is not imported from $site"
+  (cd "$tmp" && PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$python" \
+    "$source_dir/examples/python/sliding_bar.py" >/dev/null) ||
+    fail "examples/python/sliding_bar.py fails with the installed package"
+  echo "test_install: the Python package in ${site#"$prefix"/} runs the Python example"
+fi
 echo "test_install: $build_dir installs to a prefix; find_package and pkg-config consumers run"

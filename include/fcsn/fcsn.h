@@ -8,6 +8,7 @@
 #include "fcsn/linear_solver_options.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
+#include "fcsn/problem_view.h"
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
 #include "fcsn/time_stepping.h"

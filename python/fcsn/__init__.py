@@ -1,0 +1,282 @@
+"""fcsn: global frictional contact problems by semismooth Newton (Python API).
+
+Solves, in FCLib's global notation (local frame order N, T1, T2 per contact),
+
+    M v = H r + f,   u = H^T v + w,   K*_a ∋ u_a + mu_a ||u_T,a|| e_N  ⟂  r_a ∈ K_a
+
+with the C++ library (MUMPS LU, analysis kept across solves). Convergence is
+judged by the unit-free measures of include/fcsn/error_measures.h:
+max(e_cone, e_dual, e_comp, e_eq) <= tolerance.
+
+    import fcsn
+    p = fcsn.read_fclib("problem.hdf5")            # M, H: scipy.sparse.csc_matrix
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, tolerance=1e-8)
+    result.converged, result.status, result.v, result.r, result.e_eq
+
+    solver = fcsn.Solver(formulation="ac")          # time stepping
+    for step in steps:
+        result = solver.solve(M, H, f, w, mu, guess=result if step else None)
+        # result.summary.analyses == 0 once the pattern is known
+
+Matrices: scipy.sparse csc, csr or coo (matrices or arrays) with int32 or int64
+indices are viewed without copying; other sparse formats and dense numpy
+arrays are converted to CSC first (a copy). Values must be float64 (others are
+converted, a copy). The solver keeps its own CSC copy of M and H, refreshed
+(O(nnz), no allocation) at each solve while the sparsity pattern stays the
+same. Options are the fields of fcsn.SolverOptions (the C++ SolverOptions,
+1:1): keyword arguments name top-level fields, nested ones are given as dicts,
+e.g. tolerance=1e-8, formulation="jm", linear_solver={"type": "eigen"}.
+
+Errors (invalid problem, options or file) raise ValueError with the library's
+one-line message; a solve that does not converge returns a result whose status
+says why.
+"""
+
+import numpy as np
+import scipy.sparse
+
+from ._fcsn import (
+    HybridOptions,
+    IterationRecord,
+    LinearSolverOptions,
+    LineSearchOptions,
+    NsgsOptions,
+    RhoOptions,
+    SolverOptions,
+    SolverSummary,
+    Timings,
+)
+from . import _fcsn
+
+__version__ = _fcsn.__version__
+
+__all__ = [
+    "FclibProblem",
+    "Guess",
+    "HybridOptions",
+    "IterationRecord",
+    "LinearSolverOptions",
+    "LineSearchOptions",
+    "NsgsOptions",
+    "Result",
+    "RhoOptions",
+    "Solver",
+    "SolverOptions",
+    "SolverSummary",
+    "Timings",
+    "make_options",
+    "read_fclib",
+    "solve",
+]
+
+
+class Guess:
+    """A point (v, u, r) stored in an FCLib file (/solution or /guesses)."""
+
+    def __init__(self, v, u, r):
+        self.v, self.u, self.r = v, u, r
+
+    def __repr__(self):
+        return f"Guess(n={self.v.size}, m={self.r.size})"
+
+
+class FclibProblem:
+    """A problem read by read_fclib: M, H (scipy.sparse.csc_matrix), f, w, mu
+    (numpy), m_upper_triangle (pass it on to solve), guess (the first
+    /guesses entry or None), guesses, solution (or None), title, description,
+    m_stored_as_upper_triangle (what the file stores)."""
+
+    def __init__(self, parts):
+        self.M = _scipy_csc(parts["M"])
+        self.H = _scipy_csc(parts["H"])
+        self.f, self.w, self.mu = parts["f"], parts["w"], parts["mu"]
+        self.m_upper_triangle = parts["m_upper_triangle"]
+        self.m_stored_as_upper_triangle = parts["m_stored_as_upper_triangle"]
+        self.guesses = [Guess(*g) for g in parts["guesses"]]
+        self.guess = self.guesses[0] if self.guesses else None
+        s = parts["solution"]
+        self.solution = Guess(*s) if s is not None else None
+        self.title, self.description = parts["title"], parts["description"]
+
+    @property
+    def n(self):
+        return self.M.shape[0]
+
+    @property
+    def nc(self):
+        return self.mu.size
+
+    def __repr__(self):
+        return f"FclibProblem(n={self.n}, nc={self.nc}, title={self.title!r})"
+
+
+class Result:
+    """What a solve returns: v, u = H^T v + w, r (numpy), contact_status (one
+    of "take-off", "stick", "slip" per contact) and the C++ summary
+    (fcsn.SolverSummary), whose main fields are repeated here: status (str),
+    converged, iterations, message, e_cone, e_dual, e_comp, e_eq, e_nat,
+    error (their max over the criterion's four), history."""
+
+    def __init__(self, v, u, r, summary, contact_status):
+        self.v, self.u, self.r = v, u, r
+        self.summary = summary
+        self.contact_status = contact_status
+
+    def __getattr__(self, name):
+        if name in Result._FROM_SUMMARY:
+            return getattr(self.summary, name)
+        raise AttributeError(f"'Result' object has no attribute '{name}'")
+
+    _FROM_SUMMARY = frozenset([
+        "status", "converged", "iterations", "message", "e_cone", "e_dual",
+        "e_comp", "e_eq", "e_nat", "siconos_error", "error", "history",
+        "analyses", "factorizations", "nsgs_sweeps", "timings",
+    ])
+
+    def __repr__(self):
+        return (f"Result(status={self.status!r}, iterations={self.iterations}, "
+                f"error={self.error:.3g})")
+
+
+def read_fclib(path, m_storage="auto"):
+    """Reads an FCLib global problem (HDF5). m_storage: "auto" (default),
+    "as-stored" or "symmetrized", as `fcsn solve --m-storage`."""
+    return FclibProblem(_fcsn.read_fclib(str(path), m_storage))
+
+
+def make_options(options=None, **kwargs):
+    """A fcsn.SolverOptions: a copy of `options` (or the defaults) with the
+    keyword arguments applied (nested structs as dicts). ValueError names an
+    unknown or invalid field."""
+    result = SolverOptions() if options is None else options.__copy__()
+    for key, value in kwargs.items():
+        _set_field(result, key, value, "")
+    why = result.validate()
+    if why:
+        raise ValueError(why)
+    return result
+
+
+class Solver:
+    """fcsn::Solver: keeps the symbolic analysis (and the converted pattern of
+    M and H) from one solve to the next while the sparsity patterns stay the
+    same. Solver(options=None, **kwargs): see make_options."""
+
+    def __init__(self, options=None, **kwargs):
+        self._solver = _fcsn.Solver(make_options(options, **kwargs))
+
+    @property
+    def options(self):
+        return self._solver.options
+
+    @options.setter
+    def options(self, options):
+        self._solver.options = options
+
+    @property
+    def pattern_rebuilds(self):
+        """How many times the CSC copy of M and H was rebuilt (pattern
+        changes); value-only refreshes do not count."""
+        return self._solver.pattern_rebuilds
+
+    def solve(self, M, H, f, w, mu, guess=None, m_upper_triangle=False):
+        """Solves one problem. guess: None, an object with v and r (a Result,
+        a Guess) or a pair (v, r). w=None means w = 0. m_upper_triangle: M
+        holds only the upper triangle of a symmetric matrix."""
+        v0, r0 = _guess_arrays(guess)
+        parts = self._solver.solve(
+            _matrix_spec("M", M), _matrix_spec("H", H), _vector("f", f),
+            _vector("w", w), _vector("mu", mu), bool(m_upper_triangle),
+            v0, r0)
+        return Result(*parts)
+
+
+def solve(M, H, f, w, mu, guess=None, m_upper_triangle=False, options=None,
+          **kwargs):
+    """Solves one problem with a new Solver (see Solver.solve, make_options)."""
+    return Solver(options, **kwargs).solve(
+        M, H, f, w, mu, guess=guess, m_upper_triangle=m_upper_triangle)
+
+
+def _set_field(target, key, value, path):
+    name = path + key
+    if key.startswith("_") or not hasattr(target, key):
+        raise ValueError(f"unknown option '{name}'")
+    if isinstance(value, dict):
+        nested = getattr(target, key)
+        for sub_key, sub_value in value.items():
+            _set_field(nested, sub_key, sub_value, name + ".")
+        return
+    try:
+        setattr(target, key, value)
+    except TypeError as e:
+        raise ValueError(f"option '{name}' = {value!r}: {e}") from None
+
+
+def _scipy_csc(parts):
+    data, indices, indptr, shape = parts
+    return scipy.sparse.csc_matrix((data, indices, indptr), shape=shape,
+                                   copy=False)
+
+
+def _indices(x):
+    x = np.asarray(x)
+    if x.dtype in (np.int32, np.int64) and x.flags.c_contiguous:
+        return x
+    return np.ascontiguousarray(x, dtype=np.int64)
+
+
+def _values(name, x):
+    x = np.asarray(x)
+    if np.iscomplexobj(x):
+        raise ValueError(f"{name} has complex values")
+    if x.dtype == np.float64 and x.flags.c_contiguous:
+        return x
+    try:
+        return np.ascontiguousarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} does not hold numbers") from None
+
+
+def _matrix_spec(name, a):
+    """(format, rows, cols, data, a, b) for the C++ view, without copying a
+    csc/csr/coo matrix whose arrays are already float64 and int32/int64."""
+    if scipy.sparse.issparse(a):
+        if a.format not in ("csc", "csr", "coo"):
+            a = a.tocsc()
+    else:
+        dense = np.asarray(a)
+        if dense.ndim != 2:
+            raise ValueError(
+                f"{name} must be a matrix (scipy.sparse or 2-D numpy), "
+                f"got {dense.ndim} dimension(s)")
+        a = scipy.sparse.csc_matrix(_values(name, dense))
+    rows, cols = a.shape
+    data = _values(name, a.data)
+    if a.format == "coo":
+        return ("coo", rows, cols, data, _indices(a.row), _indices(a.col))
+    return (a.format, rows, cols, data, _indices(a.indices),
+            _indices(a.indptr))
+
+
+def _vector(name, x):
+    if x is None:
+        return np.zeros(0)
+    x = _values(name, x)
+    if x.ndim != 1:
+        if x.ndim == 2 and 1 in x.shape:
+            return x.reshape(-1)
+        raise ValueError(f"{name} must be a vector, got shape {x.shape}")
+    return x
+
+
+def _guess_arrays(guess):
+    if guess is None:
+        return None, None
+    if isinstance(guess, (tuple, list)):
+        if len(guess) != 2:
+            raise ValueError("guess must be (v, r) or have .v and .r")
+        v, r = guess
+    else:
+        v, r = guess.v, guess.r
+    return _vector("guess v", v), _vector("guess r", r)

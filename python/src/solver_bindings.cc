@@ -1,0 +1,288 @@
+// The Solver and read_fclib of the Python module.
+//
+// Inputs: each matrix arrives as (format, rows, cols, data, a, b) with
+// format "csc"/"csr" (a = indices, b = indptr) or "coo" (a = row, b = col),
+// data a contiguous float64 array and a, b contiguous int32 or int64 arrays
+// (python/fcsn/__init__.py prepares them from scipy.sparse or numpy without
+// copying when they already are so). The arrays are viewed, not copied, by a
+// fcsn::SparseView; the ProblemViewConverter then fills the solver's own CSC
+// copy (values only, when the pattern is that of the previous solve). Array
+// lengths are checked here, against the sizes the view claims, before the
+// converter reads anything. Outputs (v, u, r, the matrices of read_fclib) are
+// handed to numpy without a copy (the arrays own the C++ buffers).
+//
+// Every invalid input raises ValueError with the library's one-line message.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fcsn/contact_status.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/problem.h"
+#include "fcsn/problem_view.h"
+#include "fcsn/solver.h"
+#include "python/src/bindings.h"
+
+namespace fcsn::python {
+namespace {
+
+namespace py = pybind11;
+
+// A C++ object handed to numpy: the arrays keep it alive through a capsule.
+template <typename T>
+py::capsule Owner(T&& value, T** out) {
+  T* owned = new T(std::forward<T>(value));
+  *out = owned;
+  return py::capsule(owned, [](void* p) { delete static_cast<T*>(p); });
+}
+
+py::array_t<double> ToNumpy(Eigen::VectorXd&& x) {
+  Eigen::VectorXd* owned = nullptr;
+  py::capsule base = Owner(std::move(x), &owned);
+  return py::array_t<double>(owned->size(), owned->data(), base);
+}
+
+// (data, indices, indptr, (rows, cols)) of a CSC matrix, for scipy.
+py::tuple ToScipyParts(SparseMatrix&& a) {
+  SparseMatrix* owned = nullptr;
+  py::capsule base = Owner(std::move(a), &owned);
+  owned->makeCompressed();
+  const py::ssize_t nnz = owned->nonZeros();
+  return py::make_tuple(
+      py::array_t<double>(nnz, owned->valuePtr(), base),
+      py::array_t<int>(nnz, owned->innerIndexPtr(), base),
+      py::array_t<int>(owned->outerSize() + 1, owned->outerIndexPtr(), base),
+      py::make_tuple(owned->rows(), owned->cols()));
+}
+
+void Require(bool condition, const std::string& message) {
+  if (!condition) throw py::value_error(message);
+}
+
+void RequireVector(const std::string& name, const py::array& a) {
+  Require(a.ndim() == 1 && (a.flags() & py::array::c_style) != 0,
+          name + " must be a contiguous 1-D array");
+}
+
+IndexArray Indices(const std::string& name, const py::array& a) {
+  RequireVector(name, a);
+  const char kind = a.dtype().kind();
+  Require((kind == 'i') && (a.itemsize() == 4 || a.itemsize() == 8),
+          name + " must hold int32 or int64 indices");
+  if (a.itemsize() == 4) return static_cast<const std::int32_t*>(a.data());
+  return static_cast<const std::int64_t*>(a.data());
+}
+
+VectorView Values(const std::string& name, const py::array& a) {
+  RequireVector(name, a);
+  Require(a.dtype().kind() == 'f' && a.itemsize() == 8,
+          name + " must hold float64 values");
+  return {static_cast<const double*>(a.data()), a.shape(0)};
+}
+
+std::int64_t Last(const IndexArray& a, py::ssize_t size) {
+  return size > 0 ? a[size - 1] : 0;
+}
+
+// A view over (format, rows, cols, data, a, b), with the lengths of the
+// arrays checked against what the view will read.
+SparseView ViewOf(const char* name, const py::tuple& spec) {
+  Require(spec.size() == 6, std::string(name) + ": malformed matrix spec");
+  const std::string format = spec[0].cast<std::string>();
+  const std::int64_t rows = spec[1].cast<std::int64_t>();
+  const std::int64_t cols = spec[2].cast<std::int64_t>();
+  const std::string prefix = std::string(name) + " (" + format + "): ";
+  const py::array data = spec[3].cast<py::array>();
+  const py::array a = spec[4].cast<py::array>();
+  const py::array b = spec[5].cast<py::array>();
+  const VectorView values = Values(prefix + "data", data);
+  if (format == "coo") {
+    Require(a.size() == data.size() && b.size() == data.size(),
+            prefix + "row, col and data must have the same length");
+    return CooView(rows,
+                   cols,
+                   data.size(),
+                   Indices(prefix + "row", a),
+                   Indices(prefix + "col", b),
+                   values.data);
+  }
+  Require(format == "csc" || format == "csr",
+          prefix + "the format must be csc, csr or coo");
+  const bool csc = format == "csc";
+  const IndexArray index = Indices(prefix + "indices", a);
+  const IndexArray ptr = Indices(prefix + "indptr", b);
+  Require(b.size() == (csc ? cols : rows) + 1,
+          prefix + "indptr has " + std::to_string(b.size()) +
+              " entries, expected " + (csc ? "cols" : "rows") + " + 1");
+  const std::int64_t nnz = Last(ptr, b.size());
+  Require(nnz <= a.size() && nnz <= data.size(),
+          prefix + "indptr[-1] = " + std::to_string(nnz) +
+              " exceeds the length of indices or data");
+  return csc ? CscView(rows, cols, ptr, index, values.data)
+             : CsrView(rows, cols, ptr, index, values.data);
+}
+
+Eigen::VectorXd* CopyGuess(const char* name,
+                           const py::object& x,
+                           Eigen::Index size,
+                           Eigen::VectorXd* out) {
+  const VectorView view = Values(name, x.cast<py::array>());
+  Require(view.size == size,
+          std::string("guess ") + name + " has " + std::to_string(view.size) +
+              " entries, expected " + std::to_string(size));
+  *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
+  return out;
+}
+
+// fcsn.Solver's C++ part: the solver (analysis kept), the converter (pattern
+// kept) and the problem copy they work on.
+class PySolver {
+ public:
+  explicit PySolver(const SolverOptions& options) : solver_(options) {
+    CheckOptions(options);
+  }
+
+  const SolverOptions& options() const { return solver_.options(); }
+  void set_options(const SolverOptions& options) {
+    CheckOptions(options);
+    solver_.set_options(options);
+  }
+  int pattern_rebuilds() const { return converter_.rebuilds(); }
+
+  // (v, u, r, summary, contact statuses).
+  py::tuple Solve(const py::tuple& M,
+                  const py::tuple& H,
+                  const py::array& f,
+                  const py::array& w,
+                  const py::array& mu,
+                  bool m_upper_triangle,
+                  const py::object& v0,
+                  const py::object& r0) {
+    GlobalProblemView view;
+    view.M = ViewOf("M", M);
+    view.H = ViewOf("H", H);
+    view.m_upper_triangle = m_upper_triangle;
+    view.f = Values("f", f);
+    view.w = Values("w", w);
+    view.mu = Values("mu", mu);
+    const std::string error = converter_.Fill(view, &problem_);
+    Require(error.empty(), error);
+    const bool has_guess = !v0.is_none() || !r0.is_none();
+    if (has_guess) {
+      Require(!v0.is_none() && !r0.is_none(), "a guess needs both v and r");
+      CopyGuess("v", v0, problem_.n(), &guess_.v);
+      CopyGuess("r", r0, problem_.m(), &guess_.r);
+    }
+    Solution x;
+    SolverSummary summary =
+        solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
+    RethrowCallbackError();
+    Require(summary.status != SolverStatus::kInvalidInput, summary.message);
+    ClassifyContacts(problem_.mu, x.r, &statuses_);
+    py::list statuses;
+    for (ContactStatus s : statuses_) statuses.append(ToString(s));
+    return py::make_tuple(ToNumpy(std::move(x.v)),
+                          ToNumpy(std::move(x.u)),
+                          ToNumpy(std::move(x.r)),
+                          std::move(summary),
+                          statuses);
+  }
+
+ private:
+  // A Python exception raised in the iteration callback aborted the solve:
+  // raise it here.
+  void RethrowCallbackError() {
+    const auto* callback =
+        solver_.options().iteration_callback.target<PythonCallback>();
+    if (callback == nullptr || !callback->state->error) return;
+    std::exception_ptr error = callback->state->error;
+    callback->state->error = nullptr;
+    std::rethrow_exception(error);
+  }
+
+  static void CheckOptions(const SolverOptions& options) {
+    const std::string why = options.Validate();
+    Require(why.empty(), why);
+  }
+
+  Solver solver_;
+  ProblemViewConverter converter_;
+  GlobalProblem problem_;
+  Solution guess_;
+  std::vector<ContactStatus> statuses_;
+};
+
+py::object SolutionTuple(Solution&& s, const GlobalProblem& p) {
+  if (s.u.size() == 0) s.u = p.H.transpose() * s.v + p.w;
+  return py::make_tuple(ToNumpy(std::move(s.v)),
+                        ToNumpy(std::move(s.u)),
+                        ToNumpy(std::move(s.r)));
+}
+
+// Reads path into a dict: M, H as (data, indices, indptr, shape); f, w, mu;
+// solution (v, u, r) or None; guesses [(v, u, r)]; info strings.
+py::dict ReadFclib(const std::string& path, const std::string& m_storage) {
+  ReadOptions options;
+  const std::optional<MStorage> storage = MStorageFromString(m_storage);
+  Require(storage.has_value(),
+          "m_storage = '" + m_storage +
+              "' is not one of: " + NamesOf(kAllMStorages));
+  options.m_storage = *storage;
+  GlobalProblem p;
+  FclibFileInfo info;
+  std::string error;
+  Require(ReadGlobalProblem(path, options, &p, &info, &error), error);
+  py::dict out;
+  out["solution"] = py::none();
+  if (info.has_solution) {
+    Solution s;
+    Require(ReadSolution(path, p.n(), p.m(), &s, &error), error);
+    out["solution"] = SolutionTuple(std::move(s), p);
+  }
+  std::vector<Solution> guesses;
+  Require(ReadGuesses(path, p.n(), p.m(), &guesses, &error), error);
+  py::list guess_list;
+  for (Solution& g : guesses) guess_list.append(SolutionTuple(std::move(g), p));
+  out["guesses"] = guess_list;
+  out["m_upper_triangle"] = p.m_upper_triangle;
+  out["m_stored_as_upper_triangle"] = info.m_upper_triangular;
+  out["title"] = info.title;
+  out["description"] = info.description;
+  out["M"] = ToScipyParts(std::move(p.M));
+  out["H"] = ToScipyParts(std::move(p.H));
+  out["f"] = ToNumpy(std::move(p.f));
+  out["w"] = ToNumpy(std::move(p.w));
+  out["mu"] = ToNumpy(std::move(p.mu));
+  return out;
+}
+
+}  // namespace
+
+void BindSolver(py::module_& m) {
+  py::class_<PySolver>(m, "Solver", "fcsn::Solver over problem views")
+      .def(py::init<const SolverOptions&>(), py::arg("options"))
+      // A copy: changes take effect through the setter (Solver::set_options).
+      .def_property(
+          "options",
+          [](const PySolver& s) { return SolverOptions(s.options()); },
+          &PySolver::set_options)
+      .def_property_readonly("pattern_rebuilds", &PySolver::pattern_rebuilds)
+      .def("solve",
+           &PySolver::Solve,
+           py::arg("M"),
+           py::arg("H"),
+           py::arg("f"),
+           py::arg("w"),
+           py::arg("mu"),
+           py::arg("m_upper_triangle"),
+           py::arg("v0"),
+           py::arg("r0"));
+  m.def("read_fclib", &ReadFclib, py::arg("path"), py::arg("m_storage"));
+}
+
+}  // namespace fcsn::python

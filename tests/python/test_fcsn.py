@@ -1,0 +1,330 @@
+"""pytest suite of the fcsn Python package (python/fcsn).
+
+Run by ctest (tests/python/CMakeLists.txt) with PYTHONPATH on the built
+package, FCSN_CLI the C++ command and FCSN_SHARED_DIR the shared data; by hand:
+    PYTHONPATH=build/python FCSN_CLI=build/bin/fcsn /usr/bin/python3 -m pytest tests/python
+"""
+
+import json
+import math
+import os
+import pathlib
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import fcsn
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SHARED = pathlib.Path(os.environ.get("FCSN_SHARED_DIR", REPO / ".." / "shared"))
+DATA = SHARED / "data" / "gfc3d"
+CLI = pathlib.Path(os.environ.get("FCSN_CLI", REPO / "build" / "bin" / "fcsn"))
+
+# Small shared problems of every kind: full M, upper-triangle M (CubeH8),
+# rigid and hyperstatic (Box_Stacks).
+FILES = ["GFC3D_TwoRods1.hdf5", "GFC3D_OneContact.hdf5", "CubeH8.hdf5",
+         "Box_Stacks-i0122-82-5.hdf5"]
+
+
+def problem_path(name):
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"shared data {path} not found (set FCSN_SHARED_DIR)")
+    return path
+
+
+def close(a, b):
+    """Equal up to round-off of the measures (they are O(1e-16) at best)."""
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15)
+
+
+def test_version_is_the_projects():
+    cmake = (REPO / "CMakeLists.txt").read_text()
+    assert f"project(fcsn VERSION {fcsn.__version__} " in cmake
+
+
+def test_read_fclib_gives_scipy_and_numpy():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    assert scipy.sparse.isspmatrix_csc(p.M) and scipy.sparse.isspmatrix_csc(p.H)
+    assert p.M.shape == (54, 54) and p.H.shape == (54, 9)
+    assert p.f.shape == (54,) and p.w.shape == (9,) and p.mu.shape == (3,)
+    assert p.nc == 3 and p.n == 54
+    assert abs(p.M - p.M.T).max() <= 1e-12 * abs(p.M).max()
+    assert not p.m_upper_triangle
+
+
+def test_read_fclib_upper_triangle_storage():
+    path = problem_path("CubeH8.hdf5")
+    full = fcsn.read_fclib(path)
+    assert full.m_stored_as_upper_triangle and not full.m_upper_triangle
+    assert abs(full.M - full.M.T).max() == 0.0
+    stored = fcsn.read_fclib(path, m_storage="as-stored")
+    assert scipy.sparse.tril(stored.M, k=-1).nnz == 0
+    upper = scipy.sparse.triu(full.M)
+    assert abs(stored.M - upper).max() == 0.0
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_solve_matches_the_cli(name, tmp_path):
+    path = problem_path(name)
+    if not CLI.exists():
+        pytest.skip(f"{CLI} not built (set FCSN_CLI)")
+    out = tmp_path / "solved.hdf5"
+    run = subprocess.run([str(CLI), "solve", str(path), "--json", "--output",
+                          str(out)], capture_output=True, text=True, check=False)
+    assert run.returncode in (0, 1), run.stderr
+    cli = json.loads(run.stdout)
+
+    p = fcsn.read_fclib(path)
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu)
+    assert result.status == cli["status"]
+    assert result.converged == cli["converged"]
+    assert result.iterations == cli["iterations"]
+    assert result.nsgs_sweeps == cli["nsgs_sweeps"]
+    for key in ("e_cone", "e_dual", "e_comp", "e_eq", "error"):
+        assert close(getattr(result, key), cli[key]), key
+    assert len(result.history) == len(cli["history"])
+    written = fcsn.read_fclib(out).solution
+    scale_v = max(np.abs(written.v).max(), 1e-300)
+    scale_r = max(np.abs(written.r).max(), 1e-300)
+    assert np.abs(result.v - written.v).max() <= 1e-12 * scale_v
+    assert np.abs(result.r - written.r).max() <= 1e-12 * scale_r
+    np.testing.assert_allclose(result.u, p.H.T @ result.v + p.w,
+                               rtol=1e-12, atol=1e-12 * np.abs(result.u).max())
+    assert len(result.contact_status) == p.nc
+    assert set(result.contact_status) <= {"take-off", "stick", "slip"}
+
+
+def test_solver_keeps_the_analysis_across_solves():
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    solver = fcsn.Solver(solver="nsn", tolerance=1e-10)
+    first = solver.solve(p.M, p.H, p.f, p.w, p.mu)
+    # A new step: same patterns, new values (the arrays are new objects).
+    second = solver.solve(1.5 * p.M, p.H.copy(), 0.5 * p.f, p.w, p.mu,
+                          guess=first)
+    assert first.converged and second.converged
+    assert first.summary.analyses == 1
+    assert second.summary.analyses == 0
+    assert solver.pattern_rebuilds == 1
+    # A changed pattern is rebuilt (and analysed) again.
+    grown = p.M.tolil()
+    grown[0, p.n - 1] = grown[p.n - 1, 0] = 1e-9 * abs(p.M).max()
+    third = solver.solve(grown.tocsc(), p.H, p.f, p.w, p.mu)
+    assert third.converged and third.summary.analyses == 1
+    assert solver.pattern_rebuilds == 2
+
+
+def test_exact_guess_needs_no_newton_iteration():
+    p = fcsn.read_fclib(problem_path("GFC3D_OneContact.hdf5"))
+    solver = fcsn.Solver(solver="nsn")
+    first = solver.solve(p.M, p.H, p.f, p.w, p.mu)
+    again = solver.solve(p.M, p.H, p.f, p.w, p.mu, guess=(first.v, first.r))
+    assert first.converged and first.iterations > 0
+    assert again.converged and again.iterations == 0
+
+
+def test_csr_coo_dense_and_int64_inputs_give_the_same_answer():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    ref = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn")
+    assert ref.converged
+
+    def int64(a):
+        a = a.copy()
+        a.indices = a.indices.astype(np.int64)
+        a.indptr = a.indptr.astype(np.int64)
+        return a
+
+    variants = [(p.M.tocsr(), p.H.tocsr()), (p.M.tocoo(), p.H.tocoo()),
+                (p.M.toarray(), p.H.toarray()), (int64(p.M), int64(p.H.tocsr())),
+                (scipy.sparse.csc_array(p.M), scipy.sparse.coo_array(p.H)),
+                (p.M.todok(), p.H.tolil())]
+    for M, H in variants:
+        result = fcsn.solve(M, H, p.f, p.w, p.mu, solver="nsn")
+        assert result.iterations == ref.iterations, type(M)
+        np.testing.assert_array_equal(result.v, ref.v)
+        np.testing.assert_array_equal(result.r, ref.r)
+
+
+def test_coo_duplicates_are_summed():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    c = p.M.tocoo()
+    halves = scipy.sparse.coo_matrix(
+        (np.concatenate([0.5 * c.data, 0.5 * c.data]),
+         (np.concatenate([c.row, c.row]), np.concatenate([c.col, c.col]))),
+        shape=c.shape)
+    a = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn")
+    b = fcsn.solve(halves, p.H, p.f, p.w, p.mu, solver="nsn")
+    np.testing.assert_array_equal(a.v, b.v)
+
+
+def one_line_value_error(call, *words):
+    with pytest.raises(ValueError) as info:
+        call()
+    message = str(info.value)
+    assert "\n" not in message, message
+    for word in words:
+        assert word in message, message
+
+
+def test_bad_inputs_raise_value_error():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    f_nan = p.f.copy()
+    f_nan[3] = np.nan
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, f_nan, p.w, p.mu), "f", "NaN")
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, p.f, p.w[:-1], p.mu), "w has")
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, p.f, p.w, -p.mu), "negative")
+    one_line_value_error(lambda: fcsn.solve(p.M[:, :-1], p.H, p.f, p.w, p.mu),
+                         "square")
+    bad = p.M.copy()
+    bad.indices = bad.indices.copy()
+    bad.indices[0] = p.n + 5
+    one_line_value_error(lambda: fcsn.solve(bad, p.H, p.f, p.w, p.mu), "outside")
+    bad = p.M.copy()
+    bad.indptr = bad.indptr.copy()
+    bad.indptr[2], bad.indptr[3] = bad.indptr[3], bad.indptr[2] - 1
+    one_line_value_error(lambda: fcsn.solve(bad, p.H, p.f, p.w, p.mu), "decrease")
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
+                                            guess=(p.f[:-1], p.w)), "guess v")
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
+                                            formulation="xx"), "formulation", "ac")
+    one_line_value_error(lambda: fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
+                                            tolerance=-1.0), "tolerance")
+    one_line_value_error(lambda: fcsn.Solver(no_such_option=1), "no_such_option")
+    one_line_value_error(lambda: fcsn.Solver(rho={"nope": 1}), "rho.nope")
+    one_line_value_error(lambda: fcsn.read_fclib(DATA / "missing.hdf5"),
+                         "missing.hdf5")
+    one_line_value_error(lambda: fcsn.read_fclib(__file__), "test_fcsn.py")
+
+
+def test_options_are_the_cpp_fields():
+    o = fcsn.make_options(formulation="jm", tolerance=1e-8,
+                          linear_solver={"type": "eigen", "ordering": "amd"},
+                          rho={"rule": "constant", "value": 2.0})
+    assert o.formulation == "jm" and o.tolerance == 1e-8
+    assert o.linear_solver.type == "eigen" and o.linear_solver.ordering == "amd"
+    assert o.rho.rule == "constant" and o.rho.value == 2.0
+    defaults = fcsn.SolverOptions()
+    assert defaults.solver == "hybrid" and defaults.formulation == "ac"
+    # make_options copies: the given options are left unchanged.
+    fcsn.make_options(defaults, tolerance=1e-4)
+    assert defaults.tolerance == 1e-10
+    p = fcsn.read_fclib(problem_path("GFC3D_Example1.hdf5"))
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
+    assert result.converged and result.error <= 1e-8
+    assert all(record.phase in ("newton", "nsgs") for record in result.history)
+
+
+def test_w_none_means_zero():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    a = fcsn.solve(p.M, p.H, p.f, None, p.mu)
+    b = fcsn.solve(p.M, p.H, p.f, np.zeros_like(p.w), p.mu)
+    np.testing.assert_array_equal(a.v, b.v)
+
+
+def test_readme_loop_is_a_copy_of_the_tested_example():
+    readme = (REPO / "python" / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    example = [line.strip() for line in
+               (REPO / "examples" / "python" / "sliding_bar.py").read_text().splitlines()]
+    position = 0
+    for line in filter(None, (line.strip() for line in block.splitlines())):
+        assert line in example[position:], f"README line not in the example (in order): {line}"
+        position = example.index(line, position) + 1
+
+
+def test_inputs_are_viewed_without_copies():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    for a in (p.M, p.M.tocsr(), p.M.tocoo(), scipy.sparse.csr_array(p.M)):
+        spec = fcsn._matrix_spec("M", a)
+        assert np.shares_memory(spec[3], a.data)
+        if a.format == "coo":
+            assert np.shares_memory(spec[4], a.row)
+            assert np.shares_memory(spec[5], a.col)
+        else:
+            assert np.shares_memory(spec[4], a.indices)
+            assert np.shares_memory(spec[5], a.indptr)
+    assert np.shares_memory(fcsn._vector("f", p.f), p.f)
+
+
+def test_upper_triangle_input_solves_the_symmetric_problem():
+    path = problem_path("CubeH8.hdf5")
+    full = fcsn.read_fclib(path)
+    stored = fcsn.read_fclib(path, m_storage="as-stored")
+    a = fcsn.solve(full.M, full.H, full.f, full.w, full.mu)
+    b = fcsn.solve(stored.M, stored.H, stored.f, stored.w, stored.mu,
+                   m_upper_triangle=True)
+    assert a.converged and b.converged
+    np.testing.assert_allclose(b.v, a.v, rtol=1e-8, atol=1e-10 * np.abs(a.v).max())
+    # The triangle solved as stored is another problem (README: CubeH8 slides).
+    c = fcsn.solve(stored.M, stored.H, stored.f, stored.w, stored.mu)
+    assert a.contact_status != c.contact_status
+    one_line_value_error(
+        lambda: fcsn.solve(full.M, full.H, full.f, full.w, full.mu,
+                           m_upper_triangle=True), "below the diagonal")
+
+
+def test_iteration_callback_sees_records_and_can_abort():
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    seen = []
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                        iteration_callback=seen.append)
+    assert result.converged and len(seen) == len(result.history) > 1
+    assert [r.iteration for r in seen] == [r.iteration for r in result.history]
+    aborted = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                         iteration_callback=lambda record: True)
+    assert aborted.status == "aborted" and not aborted.converged
+
+    def fails(record):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        fcsn.solve(p.M, p.H, p.f, p.w, p.mu, solver="nsn",
+                   iteration_callback=fails)
+    one_line_value_error(lambda: fcsn.Solver(iteration_callback=3), "callable")
+    options = fcsn.make_options(iteration_callback=seen.append)
+    assert options.iteration_callback == seen.append
+
+
+def test_solver_options_change_through_the_setter_only():
+    p = fcsn.read_fclib(problem_path("GFC3D_OneContact.hdf5"))
+    solver = fcsn.Solver(solver="nsn", max_iterations=1)
+    solver.options.max_iterations = 50      # a copy: no effect
+    assert solver.options.max_iterations == 1
+    assert solver.solve(p.M, p.H, p.f, p.w, p.mu).status == "max-iterations"
+    solver.options = fcsn.make_options(solver.options, max_iterations=50)
+    assert solver.solve(p.M, p.H, p.f, p.w, p.mu).converged
+    with pytest.raises(ValueError, match="tolerance"):
+        bad = fcsn.SolverOptions()
+        bad.tolerance = 2.0
+        solver.options = bad
+
+
+def test_hostile_arrays_are_rejected_before_they_are_read():
+    p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
+    M = p.M
+
+    def solve_with(spec):
+        return p_solver.solve(spec, fcsn._matrix_spec("H", p.H), p.f, p.w, p.mu,
+                              False, None, None)
+
+    p_solver = fcsn._fcsn.Solver(fcsn.SolverOptions())
+    data, indices, indptr = M.data, M.indices, M.indptr
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data, indices, indptr[:-1])),
+                         "indptr has")
+    long_ptr = indptr.copy()
+    long_ptr[-1] = indices.size + 10
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data, indices, long_ptr)),
+                         "exceeds the length")
+    c = M.tocoo()
+    one_line_value_error(lambda: solve_with(("coo", 54, 54, c.data, c.row[:-1], c.col)),
+                         "same length")
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data.astype(np.float32),
+                                             indices, indptr)), "float64")
+    one_line_value_error(lambda: solve_with(("csc", 54, 54, data,
+                                             indices.astype(np.int16), indptr)), "int32")
+    one_line_value_error(lambda: solve_with(("bsr", 54, 54, data, indices, indptr)),
+                         "csc, csr or coo")
+    one_line_value_error(lambda: fcsn.solve(np.ones(3), p.H, p.f, p.w, p.mu), "matrix")
+    one_line_value_error(lambda: fcsn.solve(M * 1j, p.H, p.f, p.w, p.mu), "complex")
