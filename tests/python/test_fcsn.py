@@ -342,3 +342,52 @@ def test_hostile_arrays_are_rejected_before_they_are_read():
                          "csc, csr or coo")
     one_line_value_error(lambda: fcsn.solve(np.ones(3), p.H, p.f, p.w, p.mu), "matrix")
     one_line_value_error(lambda: fcsn.solve(M * 1j, p.H, p.f, p.w, p.mu), "complex")
+
+
+def _write_fclib(path, M, H, f, w, mu, storage):
+    """An FCLib global file written with h5py alone (an implementation independent of fcsn's
+    writer): M and H as CSC (nz = -1), CSR (nz = -2) or triplets (nz = count)."""
+    import h5py
+
+    def put(group, A):
+        if storage == "csc":
+            A = scipy.sparse.csc_matrix(A)
+            p, i, nz = A.indptr, A.indices, -1
+        elif storage == "csr":
+            A = scipy.sparse.csr_matrix(A)
+            p, i, nz = A.indptr, A.indices, -2
+        else:
+            A = scipy.sparse.coo_matrix(A)
+            p, i, nz = A.col, A.row, A.nnz  # FCLib triplets: i rows, p columns
+        group["m"], group["n"] = np.int32(A.shape[0]), np.int32(A.shape[1])
+        group["nz"], group["nzmax"] = np.int32(nz), np.int32(A.nnz)
+        group["p"], group["i"] = p.astype(np.int32), i.astype(np.int32)
+        group["x"] = A.data.astype(np.float64)
+
+    with h5py.File(path, "w") as out:
+        g = out.create_group("fclib_global")
+        g["spacedim"] = np.int32(3)
+        put(g.create_group("M"), M)
+        put(g.create_group("H"), H)
+        vectors = g.create_group("vectors")
+        vectors["f"], vectors["w"], vectors["mu"] = f, w, mu
+
+
+@pytest.mark.parametrize("storage", ["csc", "csr", "triplets"])
+def test_reader_decodes_files_written_by_h5py(tmp_path, storage):
+    pytest.importorskip("h5py")
+    rng = np.random.default_rng(7)
+    n, nc = 9, 3
+    B = scipy.sparse.random(n, n, density=0.3, random_state=3)
+    M = (B @ B.T + 5 * scipy.sparse.identity(n)).tocsc()
+    H = scipy.sparse.random(n, 3 * nc, density=0.4, random_state=4).tocsc()
+    f, w, mu = rng.normal(size=n), rng.normal(size=3 * nc), np.array([0.1, 0.5, 0.9])
+    path = tmp_path / f"h5py_{storage}.hdf5"
+    _write_fclib(path, M, H, f, w, mu, storage)
+    p = fcsn.read_fclib(str(path))
+    np.testing.assert_array_equal(p.M.toarray(), M.toarray())
+    np.testing.assert_array_equal(p.H.toarray(), H.toarray())
+    np.testing.assert_array_equal(p.f, f)
+    np.testing.assert_array_equal(p.w, w)
+    np.testing.assert_array_equal(p.mu, mu)
+    assert fcsn.solve(p.M, p.H, p.f, p.w, p.mu).converged
