@@ -35,10 +35,12 @@
 // fcsn::GlobalProblem.
 //
 // Usage:
-//   fcsn::masonry::WallOptions options;              // the deck's values;
-//   Coarse() for tests std::string error; auto wall =
-//   fcsn::masonry::MasonryWall::Create(options, &error); fcsn::GlobalProblem
-//   problem; fcsn::Solution x; for (int k = 1; k <= options.num_steps; ++k) {
+//   fcsn::masonry::WallOptions options;   // the deck's values; Coarse() for tests
+//   std::string error;
+//   auto wall = fcsn::masonry::MasonryWall::Create(options, &error);
+//   fcsn::GlobalProblem problem;
+//   fcsn::Solution x;
+//   for (int k = 1; k <= options.num_steps; ++k) {
 //     wall->BuildStepProblem(&problem);
 //     solver.Solve(problem, &x, &x);
 //     wall->Advance(x, &error);
