@@ -33,13 +33,19 @@ struct CallerMatrix {
   fcsn::SparseView view;
 };
 
-void MakeCaller(const fcsn::SparseMatrix& A, fcsn::SparseFormat format, CallerMatrix* c) {
+void MakeCaller(const fcsn::SparseMatrix& A,
+                fcsn::SparseFormat format,
+                CallerMatrix* c) {
   if (format == fcsn::SparseFormat::kCsc) {
     c->ptr32.assign(A.outerIndexPtr(), A.outerIndexPtr() + A.cols() + 1);
     c->index32.assign(A.innerIndexPtr(), A.innerIndexPtr() + A.nonZeros());
     c->values.assign(A.valuePtr(), A.valuePtr() + A.nonZeros());
-    c->view = fcsn::CscView(A.rows(), A.cols(), c->ptr32.data(), c->index32.data(),
-                            c->values.data(), 0);
+    c->view = fcsn::CscView(A.rows(),
+                            A.cols(),
+                            c->ptr32.data(),
+                            c->index32.data(),
+                            c->values.data(),
+                            0);
   } else if (format == fcsn::SparseFormat::kCsr) {
     const Eigen::SparseMatrix<double, Eigen::RowMajor, int> R = A;
     c->ptr64.assign(R.outerIndexPtr(), R.outerIndexPtr() + R.rows() + 1);
@@ -47,8 +53,12 @@ void MakeCaller(const fcsn::SparseMatrix& A, fcsn::SparseFormat format, CallerMa
     for (auto& x : c->ptr64) ++x;
     for (auto& x : c->index64) ++x;
     c->values.assign(R.valuePtr(), R.valuePtr() + R.nonZeros());
-    c->view = fcsn::CsrView(R.rows(), R.cols(), c->ptr64.data(), c->index64.data(),
-                            c->values.data(), 1);
+    c->view = fcsn::CsrView(R.rows(),
+                            R.cols(),
+                            c->ptr64.data(),
+                            c->index64.data(),
+                            c->values.data(),
+                            1);
   } else {
     c->index32.clear();
     c->col32.clear();
@@ -59,8 +69,13 @@ void MakeCaller(const fcsn::SparseMatrix& A, fcsn::SparseFormat format, CallerMa
         c->col32.push_back(j);
         c->values.push_back(it.value());
       }
-    c->view = fcsn::CooView(A.rows(), A.cols(), static_cast<std::int64_t>(c->values.size()),
-                            c->index32.data(), c->col32.data(), c->values.data(), 0);
+    c->view = fcsn::CooView(A.rows(),
+                            A.cols(),
+                            static_cast<std::int64_t>(c->values.size()),
+                            c->index32.data(),
+                            c->col32.data(),
+                            c->values.data(),
+                            0);
   }
 }
 
@@ -81,7 +96,8 @@ int main(int argc, char** argv) {
   for (int k = 1; k + 1 < argc; ++k)
     if (std::strcmp(argv[k], "--steps") == 0) steps = std::atoi(argv[k + 1]);
   std::string error;
-  auto wall = fcsn::masonry::MasonryWall::Create(fcsn::masonry::WallOptions(), &error);
+  auto wall =
+      fcsn::masonry::MasonryWall::Create(fcsn::masonry::WallOptions(), &error);
   if (!wall) {
     std::fprintf(stderr, "view_overhead: %s\n", error.c_str());
     return 2;
@@ -98,7 +114,8 @@ int main(int argc, char** argv) {
   for (int k = 1; k <= steps; ++k) {
     wall->BuildStepProblem(&problem);
     auto start = Clock::now();
-    const fcsn::SolverSummary direct = direct_solver.Solve(problem, &direct_x, &direct_x);
+    const fcsn::SolverSummary direct =
+        direct_solver.Solve(problem, &direct_x, &direct_x);
     direct_seconds += Seconds(start);
     direct_iterations += direct.iterations;
     for (Lane& lane : lanes) {
@@ -119,26 +136,44 @@ int main(int argc, char** argv) {
         return 1;
       }
       start = Clock::now();
-      const fcsn::SolverSummary s = lane.solver.Solve(lane.problem, &lane.x, &lane.x);
+      const fcsn::SolverSummary s =
+          lane.solver.Solve(lane.problem, &lane.x, &lane.x);
       lane.solve_seconds += Seconds(start);
       lane.iterations += s.iterations;
-      if (s.iterations != direct.iterations || s.status != direct.status) ++mismatches;
+      if (s.iterations != direct.iterations || s.status != direct.status)
+        ++mismatches;
     }
     if (!wall->Advance(direct_x, &error)) {
       std::fprintf(stderr, "view_overhead: step %d: %s\n", k, error.c_str());
       return 1;
     }
   }
-  std::printf("masonry wall, %d steps, nc = %d, n = %d: direct path %.3f s, %d iterations\n",
-              steps, problem.nc(), problem.n(), direct_seconds, direct_iterations);
-  std::printf("%-4s %10s %10s %10s %8s %9s\n", "view", "fill (s)", "solve (s)", "fill/solve",
-              "rebuilds", "iterations");
+  std::printf(
+      "masonry wall, %d steps, nc = %d, n = %d: direct path %.3f s, %d "
+      "iterations\n",
+      steps,
+      problem.nc(),
+      problem.n(),
+      direct_seconds,
+      direct_iterations);
+  std::printf("%-4s %10s %10s %10s %8s %9s\n",
+              "view",
+              "fill (s)",
+              "solve (s)",
+              "fill/solve",
+              "rebuilds",
+              "iterations");
   for (const Lane& lane : lanes) {
-    std::printf("%-4s %10.4f %10.3f %9.2f%% %8d %9d\n", fcsn::ToString(lane.format),
-                lane.fill_seconds, lane.solve_seconds,
-                100.0 * lane.fill_seconds / lane.solve_seconds, lane.converter.rebuilds(),
+    std::printf("%-4s %10.4f %10.3f %9.2f%% %8d %9d\n",
+                fcsn::ToString(lane.format),
+                lane.fill_seconds,
+                lane.solve_seconds,
+                100.0 * lane.fill_seconds / lane.solve_seconds,
+                lane.converter.rebuilds(),
                 lane.iterations);
   }
-  std::printf("steps whose iterations or status differ from the direct path: %d\n", mismatches);
+  std::printf(
+      "steps whose iterations or status differ from the direct path: %d\n",
+      mismatches);
   return mismatches == 0 ? 0 : 1;
 }

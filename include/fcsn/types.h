@@ -116,7 +116,7 @@ inline constexpr std::array<LocalSolverType, 2> kAllLocalSolverTypes = {
 
 // Per-contact scaling rho (formulations.md §5).
 enum class RhoRule {
-  kConstant,  // "constant": rho = RhoOptions::value for every component
+  kConstant,          // "constant": rho = RhoOptions::value for every component
   kDiagonalEstimate,  // "diagonal": W_aa ~ H_a^T diag(M)^-1 H_a, rho_a =
                       // 1/lambda_max
   kExactDelassus,  // "exact": W_aa = H_a^T M^-1 H_a from a factorization of M
