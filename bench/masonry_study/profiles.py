@@ -165,29 +165,31 @@ def fmt(x, n):
 
 
 def long_runs_table(paths, out):
-    """Per-problem NSGS-AC / NSN-AC ratios from long-limit runs (masonry_study --solvers
-    NSN-AC,NSGS-AC), with '>' where NSGS-AC did not get there before its limit."""
+    """Per-problem NSGS / NSN-AC cost ratios from long-limit runs (masonry_study --solvers
+    NSN-AC,NSGS-AC[,NSGS-FP-VI-UPK]), with '>' where the NSGS run did not get there before its
+    limit."""
     data = collections.defaultdict(dict)
     for row in rows(paths):
         data[(row["problem"], float(row["precision"]))][row["solver"]] = row
     problems = sorted({p for p, _ in data}, key=lambda p: int(p.rsplit("-", 1)[1]))
     precisions = sorted({q for _, q in data}, reverse=True)
-    lines = ["| problem | measure | " + " | ".join(f"{q:.0e}" for q in precisions) + " |",
-             "|---|---|" + "---|" * len(precisions)]
+    present = {s for d in data.values() for s in d}
+    lines = ["| problem | NSGS method / NSN-AC | measure | "
+             + " | ".join(f"{q:.0e}" for q in precisions) + " |",
+             "|---|---|---|" + "---|" * len(precisions)]
     for p in problems:
-        for measure, key in (("time", "time_s"), ("flops", "flops")):
-            cells = []
-            for q in precisions:
-                d = data[(p, q)]
-                if "NSN-AC" not in d or "NSGS-AC" not in d or d["NSN-AC"]["reached"] != "1":
-                    cells.append("-")
-                    continue
-                ratio = float(d["NSGS-AC"][key]) / float(d["NSN-AC"][key])
-                if d["NSGS-AC"]["reached"] == "1":
-                    cells.append(f"{ratio:.1f}×")
-                else:
-                    cells.append(f"> {ratio:.1f}×")
-            lines.append(f"| {p} | {measure} | " + " | ".join(cells) + " |")
+        for slow in [s for s in NSGS if s in present]:
+            for measure, key in (("time", "time_s"), ("flops", "flops")):
+                cells = []
+                for q in precisions:
+                    d = data[(p, q)]
+                    if "NSN-AC" not in d or slow not in d or d["NSN-AC"]["reached"] != "1":
+                        cells.append("-")
+                        continue
+                    ratio = float(d[slow][key]) / float(d["NSN-AC"][key])
+                    prefix = "" if d[slow]["reached"] == "1" else "> "
+                    cells.append(f"{prefix}{ratio:.1f}×")
+                lines.append(f"| {p} | {slow} | {measure} | " + " | ".join(cells) + " |")
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
@@ -202,11 +204,11 @@ def main():
     ap.add_argument("--long", nargs="+", default=[],
                     help="CSVs of long-limit NSN-AC/NSGS-AC runs: write nsgs_long_summary.md")
     args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
     if args.long:
         long_runs_table(args.long, os.path.join(args.out, "nsgs_long_summary.md"))
     cost, spent, problems, solvers, precisions = load(args.csv)
     n_p = args.n_problems or len(problems)
-    os.makedirs(args.out, exist_ok=True)
     for measure in ("time", "flops"):
         plot(cost[measure], measure, problems, solvers, precisions, n_p, args.tau_max,
              os.path.join(args.out, f"profiles_{measure}.png"))
