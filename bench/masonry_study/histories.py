@@ -65,14 +65,19 @@ def main():
     for solver, curve in curves.items():
         errors = [max(e, 1e-17) for _, _, e, _ in curve]
         seconds = [t for _, _, _, t in curve]
-        ax_it.semilogy(counts(curve), errors, marker=".", label=solver)
-        ax_t.semilogy(seconds, errors, marker=".", label=solver)
+        # "default" often retraces another configuration: dashed, on top.
+        style = dict(marker=".", label=solver,
+                     linestyle="--" if solver == "default" else "-",
+                     zorder=3 if solver == "default" else 2)
+        ax_it.semilogy(counts(curve), errors, **style)
+        ax_t.semilogy(seconds, errors, **style)
     for ax in (ax_it, ax_t):
         for p in PRECISIONS:
             ax.axhline(p, color="0.85", linewidth=0.8, zorder=0)
         ax.set_ylabel("max(e_cone, e_dual, e_comp, e_eq)")
         ax.grid(True, which="major", alpha=0.3)
     ax_it.set_xscale("symlog", linthresh=10)
+    ax_it.set_xlim(left=0)
     ax_it.set_xlabel("Newton iteration / NSGS sweep (symlog)")
     ax_t.set_xscale("log")
     ax_t.set_xlabel("wall time since the start of the solve (s)")
