@@ -270,31 +270,20 @@ std::optional<SparseFormat> SparseFormatFromString(std::string_view s) {
   return std::nullopt;
 }
 
-SparseView CscView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray col_ptr,
-                   IndexArray row_index,
-                   const double* values,
-                   int index_base) {
+SparseView CompressedViewBuilder::operator()(std::int64_t rows,
+                                             std::int64_t cols,
+                                             IndexArray ptr,
+                                             IndexArray index,
+                                             const double* values,
+                                             int index_base) const {
   SparseView a;
-  a.format = SparseFormat::kCsc;
+  a.format = format;
   a.rows = rows;
   a.cols = cols;
-  a.ptr = col_ptr;
-  a.index = row_index;
+  a.ptr = ptr;
+  a.index = index;
   a.values = values;
   a.index_base = index_base;
-  return a;
-}
-
-SparseView CsrView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray row_ptr,
-                   IndexArray col_index,
-                   const double* values,
-                   int index_base) {
-  SparseView a = CscView(rows, cols, row_ptr, col_index, values, index_base);
-  a.format = SparseFormat::kCsr;
   return a;
 }
 

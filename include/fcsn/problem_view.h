@@ -96,18 +96,23 @@ struct SparseView {
   int index_base = 0;    // 0 or 1
 };
 
-SparseView CscView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray col_ptr,
-                   IndexArray row_index,
-                   const double* values,
-                   int index_base = 0);
-SparseView CsrView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray row_ptr,
-                   IndexArray col_index,
-                   const double* values,
-                   int index_base = 0);
+// The builders of a SparseView, one per storage (see the top of the file):
+//   CscView(rows, cols, col_ptr, row_index, values, index_base = 0)
+//   CsrView(rows, cols, row_ptr, col_index, values, index_base = 0)
+//   CooView(rows, cols, nnz, row_index, col_index, values, index_base = 0)
+// The two compressed ones are one builder, for format kCsc or kCsr (function
+// objects: they are called as functions).
+struct CompressedViewBuilder {
+  SparseFormat format;
+  SparseView operator()(std::int64_t rows,
+                        std::int64_t cols,
+                        IndexArray ptr,
+                        IndexArray index,
+                        const double* values,
+                        int index_base = 0) const;
+};
+inline constexpr CompressedViewBuilder CscView{SparseFormat::kCsc};
+inline constexpr CompressedViewBuilder CsrView{SparseFormat::kCsr};
 SparseView CooView(std::int64_t rows,
                    std::int64_t cols,
                    std::int64_t nnz,
