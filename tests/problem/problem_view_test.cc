@@ -282,6 +282,42 @@ TEST(ProblemViewTest, SolverKeepsItsAnalysisAcrossRefreshes) {
   }
 }
 
+TEST(ProblemViewTest, RefreshValuesRefillsOnTheLastPattern) {
+  Case<int> c(SparseFormat::kCoo, 1);  // COO halves: duplicates summed
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  EXPECT_NE(converter.RefreshValues(c.M.values.data(), nullptr, &problem), "");
+  ASSERT_EQ(converter.Fill(c.view, &problem), "");
+  for (double& x : c.M.values) x *= 3.0;
+  GlobalProblem copy = problem;  // a copy of the target is accepted
+  testing::StartCountingAllocations();
+  const std::string refreshed =
+      converter.RefreshValues(c.M.values.data(), nullptr, &copy);
+  const long allocations = testing::StopCountingAllocations();
+  ASSERT_EQ(refreshed, "");
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(MaxDifference(copy.M, SparseMatrix(3.0 * c.reference.M)), 0.0);
+  EXPECT_EQ(MaxDifference(copy.H, c.reference.H), 0.0);  // null: kept
+  EXPECT_EQ(MaxDifference(problem.M, c.reference.M), 0.0);
+  // Matrices of another shape are refused.
+  GlobalProblem other = testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 1.5);
+  EXPECT_NE(converter.RefreshValues(nullptr, c.H.values.data(), &other), "");
+}
+
+TEST(ProblemViewTest, TellsValidationFailuresFromViewFailures) {
+  Case<int> c(SparseFormat::kCsc, 0);
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  c.reference.mu[0] = -1.0;
+  EXPECT_NE(converter.Fill(c.view, &problem), "");
+  EXPECT_TRUE(converter.last_fill_failed_validation());
+  c.reference.mu[0] = 0.3;
+  c.M.index[0] = -1;
+  EXPECT_NE(converter.Fill(c.view, &problem).find("row_index[0]"),
+            std::string::npos);
+  EXPECT_FALSE(converter.last_fill_failed_validation());
+}
+
 // One hostile change to a valid CSC view, and a word the message must hold.
 struct Hostile {
   const char* name;
