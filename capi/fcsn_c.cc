@@ -2,14 +2,14 @@
 // exceptions (std::bad_alloc -> FCSN_OUT_OF_MEMORY, anything else ->
 // FCSN_INTERNAL_ERROR): none crosses the C boundary.
 //
-// The caller's CSC arrays are copied into Eigen matrices with sorted row
-// indices and summed duplicates (what setFromTriplets builds). slot_of_entry
-// maps the caller's k-th entry to its slot in the Eigen value array, so that
-// fcsn_update_values refills the values on the same pattern and the Solver
-// keeps its symbolic analysis.
+// The caller's arrays become the C++ problem through fcsn::ProblemViewConverter
+// (fcsn/problem_view.h), the one conversion rule of the library: sorted CSC
+// copies with summed duplicates and a slot map, so that fcsn_update_values
+// refills the values on the same pattern and the Solver keeps its symbolic
+// analysis.
 #include "fcsn/fcsn_c.h"
 
-#include <Eigen/SparseCore>
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -24,6 +24,7 @@
 #include "fcsn/contact_status.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
+#include "fcsn/problem_view.h"
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
 #include "fcsn/types.h"
@@ -33,8 +34,7 @@ struct fcsn_solver {
   fcsn::SolverOptions options;
   fcsn::Solver solver;
   fcsn::GlobalProblem problem;
-  std::vector<int> m_slot_of_entry;  // caller's entry k of M -> Eigen slot
-  std::vector<int> h_slot_of_entry;  // the same for H
+  fcsn::ProblemViewConverter converter;  // built problem; keeps the slot maps
   fcsn::Solution solution;
   fcsn::SolverSummary summary;
   std::vector<fcsn::ContactStatus> statuses;
@@ -78,8 +78,6 @@ static_assert(fcsn::kAllFormulations[FCSN_FORMULATION_FISCHER_BURMEISTER] ==
               fcsn::Formulation::kFischerBurmeister);
 
 namespace {
-
-using fcsn::SparseMatrix;
 
 // Result of a check: an fcsn_error code and, if not FCSN_OK, a sentence.
 struct Check {
@@ -162,74 +160,12 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   return Check{};
 }
 
-// Checks one CSC matrix of the given size and builds it into *a, with
-// (*slot_of_entry)[k] the slot of the caller's entry k in a's value array.
-Check BuildCsc(const char* name,
-               const fcsn_csc& csc,
-               int rows,
-               int cols,
-               int base,
-               SparseMatrix* a,
-               std::vector<int>* slot_of_entry) {
-  const std::string field = std::string("fcsn_problem.") + name;
-  a->resize(rows, cols);
-  slot_of_entry->clear();
-  if (csc.col_ptr == nullptr) {
-    a->makeCompressed();
-    return Check{};
-  }
-  if (csc.col_ptr[0] != base) {
-    return Fail(FCSN_INVALID_ARGUMENT,
-                field + ".col_ptr[0] = " + std::to_string(csc.col_ptr[0]) +
-                    ", expected the index base " + std::to_string(base));
-  }
-  for (int j = 0; j < cols; ++j) {
-    if (csc.col_ptr[j + 1] < csc.col_ptr[j]) {
-      return Fail(FCSN_INVALID_ARGUMENT,
-                  field + ".col_ptr decreases at column " + std::to_string(j));
-    }
-  }
-  const int nnz = csc.col_ptr[cols] - base;
-  if (nnz > 0 && (csc.row_index == nullptr || csc.values == nullptr)) {
-    return Fail(FCSN_INVALID_ARGUMENT,
-                field + " has " + std::to_string(nnz) +
-                    " entries but a NULL row_index or values");
-  }
-  std::vector<Eigen::Triplet<double, int>> triplets;
-  triplets.reserve(nnz);
-  for (int j = 0; j < cols; ++j) {
-    for (int k = csc.col_ptr[j] - base; k < csc.col_ptr[j + 1] - base; ++k) {
-      const int i = csc.row_index[k] - base;
-      if (!InRange(i, rows)) {
-        return Fail(FCSN_INVALID_ARGUMENT,
-                    field + ".row_index[" + std::to_string(k) +
-                        "] = " + std::to_string(csc.row_index[k]) +
-                        " is outside the " + std::to_string(rows) + " rows");
-      }
-      triplets.emplace_back(i, j, csc.values[k]);
-    }
-  }
-  a->setFromTriplets(triplets.begin(), triplets.end());
-  a->makeCompressed();
-  slot_of_entry->resize(nnz);
-  for (int j = 0; j < cols; ++j) {
-    const int* first = a->innerIndexPtr() + a->outerIndexPtr()[j];
-    const int* last = a->innerIndexPtr() + a->outerIndexPtr()[j + 1];
-    for (int k = csc.col_ptr[j] - base; k < csc.col_ptr[j + 1] - base; ++k) {
-      const int* slot = std::lower_bound(first, last, csc.row_index[k] - base);
-      (*slot_of_entry)[k] = static_cast<int>(slot - a->innerIndexPtr());
-    }
-  }
-  return Check{};
-}
-
-// Refills the values of a from the caller's values on the setup's pattern.
-void RefillValues(const double* values,
-                  const std::vector<int>& slot_of_entry,
-                  SparseMatrix* a) {
-  std::fill(a->valuePtr(), a->valuePtr() + a->nonZeros(), 0.0);
-  for (std::size_t k = 0; k < slot_of_entry.size(); ++k)
-    a->valuePtr()[slot_of_entry[k]] += values[k];
+// One fcsn_csc as a view (a NULL col_ptr: no entries).
+fcsn::SparseView ToView(const fcsn_csc& csc, int rows, int cols, int base) {
+  if (csc.col_ptr == nullptr)
+    return fcsn::CooView(rows, cols, 0, {}, {}, nullptr, base);
+  return fcsn::CscView(
+      rows, cols, csc.col_ptr, csc.row_index, csc.values, base);
 }
 
 Eigen::VectorXd CopyVector(const double* x, int size) {
@@ -237,38 +173,29 @@ Eigen::VectorXd CopyVector(const double* x, int size) {
   return Eigen::Map<const Eigen::VectorXd>(x, size);
 }
 
-// Checks the C problem and builds the C++ one (with the slot maps).
+// Checks the C problem and builds the C++ one with *converter (which keeps
+// the slot maps for fcsn_update_values).
 Check BuildProblem(const fcsn_problem* p,
-                   fcsn::GlobalProblem* problem,
-                   std::vector<int>* m_slots,
-                   std::vector<int>* h_slots) {
+                   fcsn::ProblemViewConverter* converter,
+                   fcsn::GlobalProblem* problem) {
   if (p == nullptr) return Fail(FCSN_INVALID_ARGUMENT, "problem is NULL");
   if (p->n < 0 || p->nc < 0 || p->nc > std::numeric_limits<int>::max() / 3) {
     return Fail(FCSN_INVALID_ARGUMENT,
                 "fcsn_problem sizes n = " + std::to_string(p->n) +
                     ", nc = " + std::to_string(p->nc) + " are invalid");
   }
-  if (p->index_base != 0 && p->index_base != 1) {
-    return Fail(FCSN_INVALID_ARGUMENT,
-                "fcsn_problem.index_base = " + std::to_string(p->index_base) +
-                    " must be 0 or 1");
-  }
-  if (p->n > 0 && p->f == nullptr)
-    return Fail(FCSN_INVALID_ARGUMENT, "fcsn_problem.f is NULL");
-  if (p->nc > 0 && p->mu == nullptr)
-    return Fail(FCSN_INVALID_ARGUMENT, "fcsn_problem.mu is NULL");
   const int m = 3 * p->nc;
-  Check c =
-      BuildCsc("M", p->M, p->n, p->n, p->index_base, &problem->M, m_slots);
-  if (!c.ok()) return c;
-  c = BuildCsc("H", p->H, p->n, m, p->index_base, &problem->H, h_slots);
-  if (!c.ok()) return c;
-  problem->f = CopyVector(p->f, p->n);
-  problem->w = CopyVector(p->w, m);
-  problem->mu = CopyVector(p->mu, p->nc);
-  std::string why = problem->Validate();
-  if (!why.empty()) return Fail(FCSN_INVALID_PROBLEM, why);
-  return Check{};
+  fcsn::GlobalProblemView view;
+  view.M = ToView(p->M, p->n, p->n, p->index_base);
+  view.H = ToView(p->H, p->n, m, p->index_base);
+  view.f = {p->f, p->n};
+  view.w = {p->w, p->w != nullptr ? m : 0};  // size 0: w = 0
+  view.mu = {p->mu, p->nc};
+  std::string why = converter->Fill(view, problem);
+  if (why.empty()) return Check{};
+  return Fail(converter->last_fill_failed_validation() ? FCSN_INVALID_PROBLEM
+                                                       : FCSN_INVALID_ARGUMENT,
+              why);
 }
 
 fcsn_solve_status ToC(fcsn::SolverStatus status) {
@@ -430,9 +357,9 @@ int fcsn_validate(const fcsn_problem* problem,
     fcsn::SolverOptions options;
     Check c = ToOptions(settings != nullptr ? *settings : defaults, &options);
     if (c.ok()) {
+      fcsn::ProblemViewConverter converter;
       fcsn::GlobalProblem p;
-      std::vector<int> m_slots, h_slots;
-      c = BuildProblem(problem, &p, &m_slots, &h_slots);
+      c = BuildProblem(problem, &converter, &p);
     }
     text = c.message;
     return c.error;
@@ -453,8 +380,7 @@ int fcsn_setup(fcsn_solver** solver,
     Check c = ToOptions(settings != nullptr ? *settings : defaults, &options);
     if (!c.ok()) return c.error;
     auto s = std::make_unique<fcsn_solver>(options);
-    c = BuildProblem(
-        problem, &s->problem, &s->m_slot_of_entry, &s->h_slot_of_entry);
+    c = BuildProblem(problem, &s->converter, &s->problem);
     if (!c.ok()) return c.error;
     s->info.status = FCSN_STATUS_UNSOLVED;
     // Structure-only work now; a failure here (e.g. a structurally singular
@@ -475,14 +401,16 @@ int fcsn_update_values(fcsn_solver* solver,
   if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
   return Guarded(&solver->message, [&]() -> int {
     fcsn::GlobalProblem updated = solver->problem;
-    if (M_values != nullptr)
-      RefillValues(M_values, solver->m_slot_of_entry, &updated.M);
-    if (H_values != nullptr)
-      RefillValues(H_values, solver->h_slot_of_entry, &updated.H);
+    std::string why =
+        solver->converter.RefreshValues(M_values, H_values, &updated);
+    if (!why.empty()) {
+      solver->message = why;
+      return FCSN_INTERNAL_ERROR;  // setup's Fill built this problem
+    }
     if (f != nullptr) updated.f = CopyVector(f, updated.n());
     if (w != nullptr) updated.w = CopyVector(w, updated.m());
     if (mu != nullptr) updated.mu = CopyVector(mu, updated.nc());
-    std::string why = updated.Validate();
+    why = updated.Validate();
     if (!why.empty()) {
       solver->message = why;
       return FCSN_INVALID_PROBLEM;

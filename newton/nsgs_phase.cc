@@ -116,25 +116,19 @@ bool NsgsPhase::Run(const SolverOptions& options,
     nsgs_options.error_check_frequency =
         std::min(nsgs_options.error_check_frequency, window);
   }
-  if (method == NsgsMethod::kJacobi) {
-    *result = jacobi_->Run(*run->problem,
-                           nsgs_options,
-                           tol,
-                           max_sweeps,
-                           run->deadline,
-                           &run->r,
-                           &run->v,
-                           on_check);
-  } else {
-    *result = nsgs_->Run(*run->problem,
-                         nsgs_options,
-                         tol,
-                         max_sweeps,
-                         run->deadline,
-                         &run->r,
-                         &run->v,
-                         on_check);
-  }
+  // NsgsSolver and ProjectedJacobiSolver share Run's signature: one call for
+  // whichever sweeper this solve uses.
+  const auto sweep = [&](auto& sweeper) {
+    return sweeper.Run(*run->problem,
+                       nsgs_options,
+                       tol,
+                       max_sweeps,
+                       run->deadline,
+                       &run->r,
+                       &run->v,
+                       on_check);
+  };
+  *result = method == NsgsMethod::kJacobi ? sweep(*jacobi_) : sweep(*nsgs_);
   summary.nsgs_sweeps += result->sweeps;
   summary.status = result->status;
   summary.message = result->message;

@@ -114,15 +114,15 @@ std::string CheckView(const char* name, const SparseView& a) {
            " entries but a null index or value array";
   }
   if (coo) {
-    e = CheckIndices(name, a, a.index, "row index", a.rows, "rows");
+    e = CheckIndices(name, a, a.index, "row_index", a.rows, "rows");
     if (!e.empty()) return e;
-    return CheckIndices(name, a, a.coo_col, "column index", a.cols, "columns");
+    return CheckIndices(name, a, a.coo_col, "col_index", a.cols, "columns");
   }
   const bool csr = a.format == SparseFormat::kCsr;
   return CheckIndices(name,
                       a,
                       a.index,
-                      csr ? "column index" : "row index",
+                      csr ? "col_index" : "row_index",
                       InnerSize(a),
                       csr ? "columns" : "rows");
 }
@@ -270,31 +270,20 @@ std::optional<SparseFormat> SparseFormatFromString(std::string_view s) {
   return std::nullopt;
 }
 
-SparseView CscView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray col_ptr,
-                   IndexArray row_index,
-                   const double* values,
-                   int index_base) {
+SparseView CompressedViewBuilder::operator()(std::int64_t rows,
+                                             std::int64_t cols,
+                                             IndexArray ptr,
+                                             IndexArray index,
+                                             const double* values,
+                                             int index_base) const {
   SparseView a;
-  a.format = SparseFormat::kCsc;
+  a.format = format;
   a.rows = rows;
   a.cols = cols;
-  a.ptr = col_ptr;
-  a.index = row_index;
+  a.ptr = ptr;
+  a.index = index;
   a.values = values;
   a.index_base = index_base;
-  return a;
-}
-
-SparseView CsrView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray row_ptr,
-                   IndexArray col_index,
-                   const double* values,
-                   int index_base) {
-  SparseView a = CscView(rows, cols, row_ptr, col_index, values, index_base);
-  a.format = SparseFormat::kCsr;
   return a;
 }
 
@@ -317,6 +306,7 @@ std::string ProblemViewConverter::Fill(const GlobalProblemView& view,
   if (problem == nullptr) return "the target problem is null";
   const GlobalProblem* previous = last_target_;
   last_target_ = nullptr;  // until this Fill succeeds
+  last_fill_failed_validation_ = false;
   std::string e = CheckView("M", view.M);
   if (e.empty()) e = CheckView("H", view.H);
   if (!e.empty()) return e;
@@ -342,9 +332,25 @@ std::string ProblemViewConverter::Fill(const GlobalProblemView& view,
     problem->b.resize(0);
   }
   e = problem->Validate();
-  if (!e.empty()) return e;
+  if (!e.empty()) {
+    last_fill_failed_validation_ = true;
+    return e;
+  }
   last_target_ = problem;
   last_fill_rebuilt_ = !refresh;
+  return "";
+}
+
+std::string ProblemViewConverter::RefreshValues(const double* m_values,
+                                                const double* h_values,
+                                                GlobalProblem* problem) const {
+  if (problem == nullptr) return "the target problem is null";
+  if (last_target_ == nullptr || !CopyIntact(m_, problem->M) ||
+      !CopyIntact(h_, problem->H)) {
+    return "no successful Fill built this problem's M and H";
+  }
+  if (m_values != nullptr) CopyValues(m_, m_values, &problem->M);
+  if (h_values != nullptr) CopyValues(h_, h_values, &problem->H);
   return "";
 }
 

@@ -96,18 +96,23 @@ struct SparseView {
   int index_base = 0;    // 0 or 1
 };
 
-SparseView CscView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray col_ptr,
-                   IndexArray row_index,
-                   const double* values,
-                   int index_base = 0);
-SparseView CsrView(std::int64_t rows,
-                   std::int64_t cols,
-                   IndexArray row_ptr,
-                   IndexArray col_index,
-                   const double* values,
-                   int index_base = 0);
+// The builders of a SparseView, one per storage (see the top of the file):
+//   CscView(rows, cols, col_ptr, row_index, values, index_base = 0)
+//   CsrView(rows, cols, row_ptr, col_index, values, index_base = 0)
+//   CooView(rows, cols, nnz, row_index, col_index, values, index_base = 0)
+// The two compressed ones are one builder, for format kCsc or kCsr (function
+// objects: they are called as functions).
+struct CompressedViewBuilder {
+  SparseFormat format;
+  SparseView operator()(std::int64_t rows,
+                        std::int64_t cols,
+                        IndexArray ptr,
+                        IndexArray index,
+                        const double* values,
+                        int index_base = 0) const;
+};
+inline constexpr CompressedViewBuilder CscView{SparseFormat::kCsc};
+inline constexpr CompressedViewBuilder CsrView{SparseFormat::kCsr};
 SparseView CooView(std::int64_t rows,
                    std::int64_t cols,
                    std::int64_t nnz,
@@ -141,10 +146,27 @@ class ProblemViewConverter {
   // successful Fill into the same *problem; rebuilds otherwise.
   std::string Fill(const GlobalProblemView& view, GlobalProblem* problem);
 
+  // Refreshes only the values of problem->M and problem->H on the patterns
+  // of the last successful Fill: m_values and h_values hold the caller's
+  // entries in that Fill's order (a null array keeps the matrix's values).
+  // The pattern is not read again (the caller keeps it); no allocation.
+  // *problem is that Fill's target or a copy of it. "" on success, else one
+  // line (no successful Fill, or matrices of another shape). The values are
+  // not judged: call GlobalProblem::Validate() after.
+  std::string RefreshValues(const double* m_values,
+                            const double* h_values,
+                            GlobalProblem* problem) const;
+
   // Whether the last successful Fill rebuilt the patterns, and how many
   // rebuilds this converter has done.
   bool last_fill_rebuilt() const { return last_fill_rebuilt_; }
   int rebuilds() const { return rebuilds_; }
+  // Whether the last failed Fill read the view's arrays and failed
+  // GlobalProblem::Validate() (NaN or infinite values, mu < 0, ...), rather
+  // than on the view itself (sizes, null arrays, pointers, indices).
+  bool last_fill_failed_validation() const {
+    return last_fill_failed_validation_;
+  }
 
   // One matrix: the caller's pattern (0-based, as int32) and, for each of the
   // caller's entries, its slot in the CSC copy's value array.
@@ -164,6 +186,7 @@ class ProblemViewConverter {
   MatrixMap h_;
   const GlobalProblem* last_target_ = nullptr;
   bool last_fill_rebuilt_ = false;
+  bool last_fill_failed_validation_ = false;
   int rebuilds_ = 0;
 };
 

@@ -6,34 +6,16 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <new>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "alloc_counter.h"
 #include "fcsn/types.h"
 #include "formulations/coulomb_cone.h"
 #include "test_util.h"
-
-// Allocation counter for the no-allocation test of EvaluateAll (test binary
-// only).
-namespace {
-std::atomic<long> g_allocations{0};
-}  // namespace
-__attribute__((noinline)) void* operator new(std::size_t size) {
-  ++g_allocations;
-  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
-  throw std::bad_alloc();
-}
-__attribute__((noinline)) void operator delete(void* p) noexcept {
-  std::free(p);
-}
-__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
 
 namespace fcsn {
 namespace {
@@ -711,10 +693,10 @@ TEST_P(ResidualTest, BatchedEvaluationMatchesPerContactAndDoesNotAllocate) {
     mu(a) = p.mu;
   }
   std::vector<Eigen::Matrix3d> A(nc), B(nc);
-  const long before = g_allocations.load();
+  testing::StartCountingAllocations();
   EvaluateAll(f, u, r, mu, rho, &F, A.data(), B.data());
   EvaluateAll(f, u, r, mu, rho, &F_only, nullptr, nullptr);
-  EXPECT_EQ(g_allocations.load(), before);
+  EXPECT_EQ(testing::StopCountingAllocations(), 0);
   EXPECT_EQ(F, F_only);
   for (int a = 0; a < nc; ++a) {
     Eigen::Vector3d Fa;

@@ -3,60 +3,21 @@
 // counted, with the true-error checks (which allocate) only at the start and
 // at the last sweep; the counts must be equal.
 //
-// Counting interposes malloc/calloc/realloc in this test executable only (Eigen
-// allocates with malloc, operator new goes through it as well) and forwards to
-// glibc's __libc_* entry points.
+// Allocations are counted by tests/alloc_counter.h (malloc/calloc/realloc
+// interposed in this test executable).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstddef>
 #include <string>
 
+#include "alloc_counter.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "newton/delassus.h"
 #include "newton/nsgs.h"
 #include "test_problems.h"
 #include "test_util.h"
-
-namespace {
-bool counting = false;
-long allocations = 0;
-}  // namespace
-
-// Under AddressSanitizer the runtime owns malloc: no interposition, the test
-// skips.
-#if defined(__SANITIZE_ADDRESS__)
-#define FCSN_COUNT_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FCSN_COUNT_MALLOC 0
-#endif
-#endif
-#ifndef FCSN_COUNT_MALLOC
-#define FCSN_COUNT_MALLOC 1
-#endif
-
-#if FCSN_COUNT_MALLOC
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* pointer, std::size_t size);
-
-void* malloc(std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_realloc(pointer, size);
-}
-}
-#endif
 
 namespace fcsn::internal {
 namespace {
@@ -68,8 +29,7 @@ long CountAllocations(const GlobalProblem& problem,
                       int sweeps) {
   Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.m());
   Eigen::VectorXd v = Eigen::VectorXd::Zero(problem.n());
-  allocations = 0;
-  counting = true;
+  testing::StartCountingAllocations();
   // tol = 0: never converged, and the cheap error triggers no check while r
   // moves.
   const NsgsResult result =
@@ -80,7 +40,7 @@ long CountAllocations(const GlobalProblem& problem,
                   std::chrono::steady_clock::time_point::max(),
                   &r,
                   &v);
-  counting = false;
+  const long allocations = testing::StopCountingAllocations();
   EXPECT_EQ(result.sweeps, sweeps);
   EXPECT_EQ(result.error_checks, 2);
   return allocations;

@@ -3,8 +3,7 @@
 // on the same pattern refresh values without allocating and keep the solver's
 // analysis; a changed pattern or target rebuilds; hostile views give one line.
 //
-// Allocation counting interposes malloc/calloc/realloc in this executable
-// (as tests/newton/nsgs_no_allocation_test.cc does); skipped under ASan.
+// Allocations are counted by tests/alloc_counter.h (not under ASan).
 #include "fcsn/problem_view.h"
 
 #include <gtest/gtest.h>
@@ -17,44 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "alloc_counter.h"
 #include "fcsn/solver.h"
 #include "test_problems.h"
-
-namespace {
-bool counting = false;
-long allocations = 0;
-}  // namespace
-
-#if defined(__SANITIZE_ADDRESS__)
-#define FCSN_COUNT_MALLOC 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FCSN_COUNT_MALLOC 0
-#endif
-#endif
-#ifndef FCSN_COUNT_MALLOC
-#define FCSN_COUNT_MALLOC 1
-#endif
-
-#if FCSN_COUNT_MALLOC
-extern "C" {
-void* __libc_malloc(std::size_t size);
-void* __libc_calloc(std::size_t count, std::size_t size);
-void* __libc_realloc(void* pointer, std::size_t size);
-void* malloc(std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_malloc(size);
-}
-void* calloc(std::size_t count, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_calloc(count, size);
-}
-void* realloc(void* pointer, std::size_t size) {
-  if (counting) ++allocations;
-  return __libc_realloc(pointer, size);
-}
-}
-#endif
 
 namespace fcsn {
 namespace {
@@ -174,14 +138,14 @@ class ProblemViewStorageTest : public ::testing::TestWithParam<StorageParam> {
     Case<Index> c(GetParam().format, GetParam().base);
     ProblemViewConverter converter;
     GlobalProblem problem;
-    allocations = 0;
-    counting = true;
+    testing::StartCountingAllocations();
     const std::string first = converter.Fill(c.view, &problem);
-    counting = false;
+    const long first_allocations = testing::StopCountingAllocations();
     ASSERT_EQ(first, "");
     EXPECT_TRUE(converter.last_fill_rebuilt());
-    if (FCSN_COUNT_MALLOC) {
-      EXPECT_GT(allocations, 0);  // the counter sees the build's allocations
+    if (testing::AllocationCountingEnabled()) {
+      // The counter sees the build's allocations.
+      EXPECT_GT(first_allocations, 0);
     }
     // Sums of halves (COO) are exact in binary floating point.
     EXPECT_EQ(MaxDifference(problem.M, c.reference.M), 0.0);
@@ -193,16 +157,15 @@ class ProblemViewStorageTest : public ::testing::TestWithParam<StorageParam> {
     // Same pattern, new values: refreshed in place, no allocation.
     for (double& x : c.M.values) x *= 2.0;
     const double* m_values = problem.M.valuePtr();
-    allocations = 0;
-    counting = true;
+    testing::StartCountingAllocations();
     const std::string again = converter.Fill(c.view, &problem);
-    counting = false;
+    const long refill_allocations = testing::StopCountingAllocations();
     ASSERT_EQ(again, "");
     EXPECT_FALSE(converter.last_fill_rebuilt());
     EXPECT_EQ(converter.rebuilds(), 1);
     EXPECT_EQ(problem.M.valuePtr(), m_values);
-    if (FCSN_COUNT_MALLOC) {
-      EXPECT_EQ(allocations, 0);
+    if (testing::AllocationCountingEnabled()) {
+      EXPECT_EQ(refill_allocations, 0);
     }
     EXPECT_EQ(MaxDifference(problem.M, SparseMatrix(2.0 * c.reference.M)), 0.0);
   }
@@ -317,6 +280,42 @@ TEST(ProblemViewTest, SolverKeepsItsAnalysisAcrossRefreshes) {
     EXPECT_TRUE(summary.IsConverged()) << summary.message;
     EXPECT_EQ(summary.analyses, step == 0 ? 1 : 0);
   }
+}
+
+TEST(ProblemViewTest, RefreshValuesRefillsOnTheLastPattern) {
+  Case<int> c(SparseFormat::kCoo, 1);  // COO halves: duplicates summed
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  EXPECT_NE(converter.RefreshValues(c.M.values.data(), nullptr, &problem), "");
+  ASSERT_EQ(converter.Fill(c.view, &problem), "");
+  for (double& x : c.M.values) x *= 3.0;
+  GlobalProblem copy = problem;  // a copy of the target is accepted
+  testing::StartCountingAllocations();
+  const std::string refreshed =
+      converter.RefreshValues(c.M.values.data(), nullptr, &copy);
+  const long allocations = testing::StopCountingAllocations();
+  ASSERT_EQ(refreshed, "");
+  EXPECT_EQ(allocations, 0);
+  EXPECT_EQ(MaxDifference(copy.M, SparseMatrix(3.0 * c.reference.M)), 0.0);
+  EXPECT_EQ(MaxDifference(copy.H, c.reference.H), 0.0);  // null: kept
+  EXPECT_EQ(MaxDifference(problem.M, c.reference.M), 0.0);
+  // Matrices of another shape are refused.
+  GlobalProblem other = testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 1.5);
+  EXPECT_NE(converter.RefreshValues(nullptr, c.H.values.data(), &other), "");
+}
+
+TEST(ProblemViewTest, TellsValidationFailuresFromViewFailures) {
+  Case<int> c(SparseFormat::kCsc, 0);
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  c.reference.mu[0] = -1.0;
+  EXPECT_NE(converter.Fill(c.view, &problem), "");
+  EXPECT_TRUE(converter.last_fill_failed_validation());
+  c.reference.mu[0] = 0.3;
+  c.M.index[0] = -1;
+  EXPECT_NE(converter.Fill(c.view, &problem).find("row_index[0]"),
+            std::string::npos);
+  EXPECT_FALSE(converter.last_fill_failed_validation());
 }
 
 // One hostile change to a valid CSC view, and a word the message must hold.
