@@ -83,10 +83,12 @@ std::vector<Config> AllConfigs() {
   hybrid.solver = fcsn::SolverType::kHybrid;
   hybrid.formulation = fcsn::Formulation::kAlartCurnier;
   hybrid.line_search.type = fcsn::LineSearchType::kNone;
+  // The paper's hybrid: 100 warm sweeps (from a guess too) whatever their
+  // contraction, on W formed whatever its size (the default policy skips both
+  // on these walls: W costs 270x nnz, over HybridOptions' budget, and NSGS
+  // contracts poorly).
   hybrid.hybrid.warm_sweeps = 100;
-  // The paper's hybrid: 100 warm sweeps whatever their contraction, on W
-  // formed whatever its size (the default policy skips both on these walls:
-  // W costs 270x nnz, over HybridOptions' budget, and NSGS contracts poorly).
+  hybrid.hybrid.warm_sweeps_with_guess = 100;
   hybrid.hybrid.warm_contraction_window = 0;
   hybrid.hybrid.delassus_budget_per_nonzero = 1e9;
   hybrid.nsgs.local_solver = fcsn::LocalSolverType::kAlartCurnierNewton;
