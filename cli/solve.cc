@@ -145,6 +145,19 @@ nlohmann::json HistoryJson(const SolverSummary& summary) {
   return history;
 }
 
+// The last factorization: flops, factor entries (full-rank and compressed)
+// and MUMPS memory (SolverSummary).
+void AddFactorizationJson(const SolverSummary& s, nlohmann::json* out) {
+  (*out)["last_factorization_flops"] = s.last_factorization_flops;
+  (*out)["last_factorization_effective_flops"] =
+      s.last_factorization_effective_flops;
+  (*out)["factor_entries"] = s.factor_entries;
+  (*out)["compressed_factor_entries"] = s.compressed_factor_entries;
+  (*out)["estimated_memory_mb"] = s.estimated_memory_mb;
+  (*out)["factorization_memory_mb"] = s.factorization_memory_mb;
+  (*out)["out_of_core_disk_mb"] = s.out_of_core_disk_mb;
+}
+
 nlohmann::json SummaryJson(const std::string& file,
                            const GlobalProblem& problem,
                            const SolverOptions& options,
@@ -200,15 +213,8 @@ nlohmann::json SummaryJson(const std::string& file,
         {"line_search", s.timings.line_search},
         {"nsgs", s.timings.nsgs},
         {"error_measures", s.timings.error_measures}}},
-      {"last_factorization_flops", s.last_factorization_flops},
-      {"last_factorization_effective_flops",
-       s.last_factorization_effective_flops},
-      {"factor_entries", s.factor_entries},
-      {"compressed_factor_entries", s.compressed_factor_entries},
-      {"estimated_memory_mb", s.estimated_memory_mb},
-      {"factorization_memory_mb", s.factorization_memory_mb},
-      {"out_of_core_disk_mb", s.out_of_core_disk_mb},
   };
+  AddFactorizationJson(s, &out);
   if (with_history) out["history"] = HistoryJson(s);
   return out;
 }

@@ -144,7 +144,11 @@ struct LinearSolverOptions {
   // so it acts as a tolerance relative to the unit-sized scaled entries, and
   // the backward error of a solve is expected of the order of the tolerance
   // (MUMPS 5.5 user guide, CNTL(7) and §BLR). Only fronts large enough for
-  // MUMPS' BLR blocking are compressed: small systems are unaffected.
+  // MUMPS' BLR blocking are compressed, so small systems are unaffected:
+  // none of the 688-contact wall's (n = 7205) at any tolerance, while a 32^3
+  // grid Laplacian (METIS) stores 15 % fewer factor entries with 29 % fewer
+  // flops at 1e-6. The front variables are clustered in elimination order
+  // (linalg/mumps_memory_options.h says why).
   //
   // Accuracy of the Newton direction: with precision = kDouble (or kAuto
   // choosing double) the direction solves a perturbation of J of relative size
