@@ -41,6 +41,9 @@ struct SolveArgs {
   double rho_factor = SolverOptions().rho.factor;
   double rho_boost = SolverOptions().rho.initial_boost;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
+  double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
+  bool out_of_core = false;
+  std::string out_of_core_dir;  // non-empty implies out_of_core
   bool warm_start = false;
   bool json = false;
   bool no_history = false;
@@ -104,6 +107,10 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.singular_regularization = args.regularization;
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
+  options.linear_solver.low_rank_tolerance = args.low_rank;
+  options.linear_solver.out_of_core =
+      args.out_of_core || !args.out_of_core_dir.empty();
+  options.linear_solver.out_of_core_directory = args.out_of_core_dir;
   if (args.time_limit > 0.0) {
     // Each rank reads its own clock: one could stop while the others wait in
     // MUMPS (the solver's deadline checks are not collective yet).
@@ -138,6 +145,19 @@ nlohmann::json HistoryJson(const SolverSummary& summary) {
   return history;
 }
 
+// The last factorization: flops, factor entries (full-rank and compressed)
+// and MUMPS memory (SolverSummary).
+void AddFactorizationJson(const SolverSummary& s, nlohmann::json* out) {
+  (*out)["last_factorization_flops"] = s.last_factorization_flops;
+  (*out)["last_factorization_effective_flops"] =
+      s.last_factorization_effective_flops;
+  (*out)["factor_entries"] = s.factor_entries;
+  (*out)["compressed_factor_entries"] = s.compressed_factor_entries;
+  (*out)["estimated_memory_mb"] = s.estimated_memory_mb;
+  (*out)["factorization_memory_mb"] = s.factorization_memory_mb;
+  (*out)["out_of_core_disk_mb"] = s.out_of_core_disk_mb;
+}
+
 nlohmann::json SummaryJson(const std::string& file,
                            const GlobalProblem& problem,
                            const SolverOptions& options,
@@ -156,6 +176,8 @@ nlohmann::json SummaryJson(const std::string& file,
       {"ordering", ToString(options.linear_solver.ordering)},
       {"ordering_used", s.ordering_used},
       {"precision", ToString(options.linear_solver.precision)},
+      {"low_rank_tolerance", options.linear_solver.low_rank_tolerance},
+      {"out_of_core", options.linear_solver.out_of_core},
       {"tol", options.tolerance},
       {"status", ToString(s.status)},
       {"message", s.message},
@@ -191,8 +213,8 @@ nlohmann::json SummaryJson(const std::string& file,
         {"line_search", s.timings.line_search},
         {"nsgs", s.timings.nsgs},
         {"error_measures", s.timings.error_measures}}},
-      {"last_factorization_flops", s.last_factorization_flops},
   };
+  AddFactorizationJson(s, &out);
   if (with_history) out["history"] = HistoryJson(s);
   return out;
 }
@@ -294,6 +316,26 @@ void AddNsgsOptions(CLI::App* command, SolveArgs* args) {
       ->capture_default_str();
 }
 
+// The memory savers of MUMPS on large systems: block low-rank factors and
+// out-of-core factors.
+void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
+  command
+      ->add_option("--low-rank",
+                   args->low_rank,
+                   "MUMPS block low-rank factorization with this dropping "
+                   "tolerance (0: off, exact LU; e.g. 1e-8)")
+      ->capture_default_str();
+  command->add_flag(
+      "--out-of-core",
+      args->out_of_core,
+      "MUMPS writes the factors to files in a private directory under the "
+      "system temporary directory, removed at the end");
+  command->add_option("--out-of-core-dir",
+                      args->out_of_core_dir,
+                      "Parent directory of the out-of-core files (implies "
+                      "--out-of-core)");
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -370,6 +412,7 @@ void RegisterSolveCommand(CLI::App& app) {
                    "NSGS sweeps before Newton (hybrid)")
       ->capture_default_str();
   AddNsgsOptions(command, args.get());
+  AddMemoryOptions(command, args.get());
   command->add_flag(
       "--warm-start",
       args->warm_start,

@@ -153,6 +153,8 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
   ++stats_.analyses;
   stats_.estimated_factor_entries = 0;
   stats_.estimated_flops = 0;
+  stats_.estimated_memory_mb = 0;
+  stats_.estimated_memory_mb_max_rank = 0;
   stats_.ordering_seconds = 0;
   LinearSolverStatus status = LinearSolverStatus::kSuccess;
   if (pattern.n == 0) {

@@ -127,6 +127,30 @@ struct LinearSolverStats {
   // LinearSolverOptions::precision).
   int refinement_steps = 0;
   int precision_fallbacks = 0;
+  // MUMPS only (0 for the other backends), read from the instance that
+  // factorizes (MUMPS 5.5 user guide, INFOG/RINFOG); memory in MB (10^6
+  // bytes), summed over the MPI processes or, for "_max_rank", the largest
+  // process's share.
+  //   estimated_memory_mb: analysis estimate of all MUMPS data for the numeric
+  //     phases, for the mode in use: INFOG(17) full-rank in-core, INFOG(27)
+  //     full-rank out-of-core, INFOG(37) BLR in-core, INFOG(39) BLR
+  //     out-of-core (max over processes: INFOG(16), (26), (36), (38)).
+  //   factorization_memory_mb: memory effectively used by the last successful
+  //     factorization, INFOG(22) (max over processes: INFOG(21)).
+  //   compressed_factor_entries: entries of the last factors after BLR
+  //     compression, INFOG(35) (= factor_entries, INFOG(29), without BLR).
+  //   last_factorization_effective_flops: flops of the last factorization
+  //     with BLR, RINFOG(14) (= last_factorization_flops, RINFOG(3), the
+  //     full-rank count, without BLR).
+  //   out_of_core_disk_mb: disk space of the out-of-core factor files of the
+  //     last factorization, RINFOG(16).
+  double estimated_memory_mb = 0;
+  double estimated_memory_mb_max_rank = 0;
+  double factorization_memory_mb = 0;
+  double factorization_memory_mb_max_rank = 0;
+  long long compressed_factor_entries = 0;
+  double last_factorization_effective_flops = 0;
+  double out_of_core_disk_mb = 0;
 };
 
 // Template method (the checks are done once, here; backends hold only their

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "linalg/mumps_comm.h"
+#include "linalg/mumps_memory_options.h"
 
 namespace fcsn::internal {
 namespace {
@@ -185,7 +186,8 @@ class Instance {
     if (InfogOf(id_, 1) < 0) return Error(Phase::kInit, message);
     initialized_ = true;
     Configure();
-    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+    ConfigureLowRank(options_, &id_);
+    return ConfigureOutOfCore(options_, &id_, &scratch_, message);
   }
 
   // Analysis (JOB = 1) on the 1-based coordinates irn/jcn; `perm_in` (1-based
@@ -341,7 +343,7 @@ class Instance {
     // Dense centralized right-hand side; the solution overwrites it.
     IcntlOf(id_, 20) = 0;
     IcntlOf(id_, 21) = 0;
-    // In-core factorization.
+    // In-core factorization (ConfigureOutOfCore() may turn it out-of-core).
     IcntlOf(id_, 22) = 0;
     // No cap on working memory: sized from the estimate and ICNTL(14).
     IcntlOf(id_, 23) = 0;
@@ -351,7 +353,8 @@ class Instance {
     IcntlOf(id_, 31) = 0;
     // No determinant.
     IcntlOf(id_, 33) = 0;
-    // No block low-rank compression: full-rank, exact factors.
+    // No block low-rank compression: full-rank, exact factors
+    // (ConfigureLowRank() may turn BLR on).
     IcntlOf(id_, 35) = 0;
     // Relative threshold of numerical partial pivoting (unsymmetric default).
     CntlOf(id_, 1) = 0.01;
@@ -364,6 +367,8 @@ class Instance {
   }
 
   LinearSolverOptions options_;
+  // Out-of-core files; removed by its destructor, which runs after JOB = -2.
+  std::unique_ptr<ScratchDirectory> scratch_;
   Struc id_ = {};
   bool initialized_ = false;
   bool analyzed_ = false;

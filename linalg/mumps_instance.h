@@ -5,7 +5,9 @@
 // mumps_comm.h: same calls on every rank, solution broadcast from the host).
 //
 // RAII over the MUMPS job sequence of formulations.md §4.4:
-//   Init()      JOB = -1, then every ICNTL/CNTL fcsn relies on, one per line;
+//   Init()      JOB = -1, then every ICNTL/CNTL fcsn relies on, one per line,
+//               BLR (ICNTL(35), CNTL(7)) and out-of-core (ICNTL(22), with
+//               OOC_TMPDIR a private directory removed after JOB = -2);
 //   Analyze()   JOB = 1 on the 1-based coordinates of MumpsAnalysisInput, with
 //               PERM_IN (ICNTL(7) = 1) when given;
 //   Factorize() JOB = 2, retried with a doubled ICNTL(14) on workspace

@@ -24,6 +24,49 @@ namespace {
 // cost.
 constexpr double kAutoMixedMinFlops = 1e7;
 
+// INFOG(i) of `instance` in MB, as a double.
+template <typename Real>
+double Megabytes(const MumpsInstance<Real>& instance, int i) {
+  return static_cast<double>(instance.infog(i));
+}
+
+// The analysis estimates of the memory of the numeric phases, for the mode
+// `options` asks for (LinearSolverStats::estimated_memory_mb): full-rank or
+// BLR, in-core or out-of-core.
+template <typename Real>
+void ReadMemoryEstimates(const MumpsInstance<Real>& instance,
+                         const LinearSolverOptions& options,
+                         LinearSolverStats* stats) {
+  const bool low_rank = options.low_rank_tolerance > 0.0;
+  // INFOG index of the max-over-processes estimate; the sum follows it.
+  int max_index = 16;  // full-rank, in-core
+  if (low_rank) {
+    max_index = options.out_of_core ? 38 : 36;
+  } else if (options.out_of_core) {
+    max_index = 26;
+  }
+  stats->estimated_memory_mb_max_rank = Megabytes(instance, max_index);
+  stats->estimated_memory_mb = Megabytes(instance, max_index + 1);
+}
+
+// What MUMPS reports after a successful factorization: flops (full-rank and
+// effective), factor entries (full-rank and compressed), memory used and
+// disk space written.
+template <typename Real>
+void ReadFactorizationStats(const MumpsInstance<Real>& instance,
+                            LinearSolverStats* stats) {
+  stats->last_factorization_flops = instance.rinfog(3);
+  // MUMPS 5.5.1 leaves RINFOG(14) at 0 when BLR is off (the guide says it
+  // equals RINFOG(3) then).
+  stats->last_factorization_effective_flops =
+      instance.icntl(35) != 0 ? instance.rinfog(14) : instance.rinfog(3);
+  stats->factor_entries = MumpsCount(instance.infog(29));
+  stats->compressed_factor_entries = MumpsCount(instance.infog(35));
+  stats->factorization_memory_mb_max_rank = Megabytes(instance, 21);
+  stats->factorization_memory_mb = Megabytes(instance, 22);
+  stats->out_of_core_disk_mb = instance.rinfog(16);
+}
+
 // The numeric phase on one MUMPS instance of arithmetic Real, created
 // (JOB = -1) and analysed on demand; double values and right-hand sides are
 // cast to Real. The analysis input, the workspace policy and the stats belong
@@ -82,8 +125,7 @@ class MumpsFactorization final : public NumericFactorization {
     const LinearSolverStatus status =
         instance_->Factorize(real_values, workspace_, message);
     if (status == LinearSolverStatus::kSuccess) {
-      stats_->last_factorization_flops = instance_->rinfog(3);
-      stats_->factor_entries = MumpsCount(instance_->infog(29));
+      ReadFactorizationStats(*instance_, stats_);
     }
     return status;
   }
@@ -256,6 +298,14 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
                        stats->estimated_flops >= kAutoMixedMinFlops;
       if (single_enabled) status = sgl.Analyze(message);
       break;
+  }
+  if (status == LinearSolverStatus::kSuccess) {
+    // The memory of the instance that factorizes first.
+    if (single_enabled) {
+      ReadMemoryEstimates(*sgl.instance(), options, stats);
+    } else {
+      ReadMemoryEstimates(*dbl.instance(), options, stats);
+    }
   }
   return status;
 }

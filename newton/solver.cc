@@ -65,7 +65,23 @@ bool SameLinearSolverOptions(const LinearSolverOptions& a,
          a.precision == b.precision &&
          a.refinement_tolerance == b.refinement_tolerance &&
          a.max_refinement_steps == b.max_refinement_steps &&
-         a.mpi_communicator == b.mpi_communicator;
+         a.mpi_communicator == b.mpi_communicator &&
+         a.low_rank_tolerance == b.low_rank_tolerance &&
+         a.out_of_core == b.out_of_core &&
+         a.out_of_core_directory == b.out_of_core_directory;
+}
+
+// What the linear solver reports about its last factorization and memory.
+void CopyFactorizationReport(const internal::LinearSolverStats& stats,
+                             SolverSummary* summary) {
+  summary->last_factorization_flops = stats.last_factorization_flops;
+  summary->last_factorization_effective_flops =
+      stats.last_factorization_effective_flops;
+  summary->factor_entries = stats.factor_entries;
+  summary->compressed_factor_entries = stats.compressed_factor_entries;
+  summary->estimated_memory_mb = stats.estimated_memory_mb;
+  summary->factorization_memory_mb = stats.factorization_memory_mb;
+  summary->out_of_core_disk_mb = stats.out_of_core_disk_mb;
 }
 
 // The problem the solver works on: M expanded when given as an upper triangle
@@ -333,7 +349,7 @@ void Solver::Impl::Finish(SolveRun* run, Solution* solution) {
   if (linear_) {
     const internal::LinearSolverStats& stats = linear_->stats();
     summary.ordering_used = stats.ordering_used;
-    summary.last_factorization_flops = stats.last_factorization_flops;
+    CopyFactorizationReport(stats, &summary);
     summary.refinement_steps =
         stats.refinement_steps - run->refinement_steps_at_start;
     summary.precision_fallbacks =

@@ -16,6 +16,24 @@ std::string Format(
   return buffer;
 }
 
+// FullReport()'s line on the last factorization (sizes, flops, memory).
+std::string FactorizationLine(const SolverSummary& s) {
+  char buffer[320];
+  std::snprintf(buffer,
+                sizeof(buffer),
+                "  factors: %lld entries (%lld compressed), %.3e flops "
+                "(%.3e effective); MUMPS memory %.0f MB estimated, %.0f MB "
+                "used, %.0f MB on disk\n",
+                s.factor_entries,
+                s.compressed_factor_entries,
+                s.last_factorization_flops,
+                s.last_factorization_effective_flops,
+                s.estimated_memory_mb,
+                s.factorization_memory_mb,
+                s.out_of_core_disk_mb);
+  return buffer;
+}
+
 // The per-iteration table of FullReport(): a header and one line per record.
 std::string HistoryTable(const std::vector<IterationRecord>& history) {
   std::string out =
@@ -102,6 +120,7 @@ std::string SolverSummary::FullReport() const {
            std::to_string(refinement_steps) + ", fallbacks to double " +
            std::to_string(precision_fallbacks) + "\n";
   }
+  if (factor_entries > 0) out += FactorizationLine(*this);
   out += Format(
       "  time: setup %.4f, analysis %.4f, factorization %.4f, solve %.4f,",
       timings.setup,

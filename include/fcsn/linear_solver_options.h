@@ -5,8 +5,9 @@
 // The pattern is analysed once (symbolic factorization, fill-reducing
 // ordering); each Newton iteration then runs one numeric factorization and one
 // or more solves. These options choose the backend, the ordering, the
-// arithmetic of the factorization (double, or single refined in double) and
-// how MUMPS handles workspace shortage and null pivots.
+// arithmetic of the factorization (double, or single refined in double), how
+// MUMPS handles workspace shortage and null pivots, and the memory savers of
+// large systems: block low-rank compression and out-of-core factors.
 //
 // Usage:
 //   fcsn::LinearSolverOptions options;  // MUMPS + METIS by default
@@ -22,6 +23,7 @@
 #define FCSN_LINEAR_SOLVER_OPTIONS_H_
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 
 #include "fcsn/types.h"
@@ -132,6 +134,58 @@ struct LinearSolverOptions {
   // data; rank 0 is MUMPS' host. MPI_Init must precede the solver's creation.
   int mpi_communicator = kMpiCommWorld;
 
+  // MUMPS block low-rank (BLR) factorization (ignored by the other backends).
+  // 0 (the default) keeps the exact full-rank LU. A value > 0 turns BLR on
+  // (ICNTL(35) = 2, set before the analysis: the factors are computed with
+  // low-rank updates and stored compressed, and the solves use them) with
+  // CNTL(7) = low_rank_tolerance: each off-diagonal block of a large front is
+  // replaced by a truncated rank-revealing QR dropping the part below the
+  // tolerance. CNTL(7) is absolute; fcsn lets MUMPS scale J (ICNTL(8) = 77),
+  // so it acts as a tolerance relative to the unit-sized scaled entries, and
+  // the backward error of a solve is expected of the order of the tolerance
+  // (MUMPS 5.5 user guide, CNTL(7) and §BLR). Only fronts large enough for
+  // MUMPS' BLR blocking are compressed, so small systems are unaffected:
+  // none of the 688-contact wall's (n = 7205) at any tolerance, while a 32^3
+  // grid Laplacian (METIS) stores 15 % fewer factor entries with 29 % fewer
+  // flops at 1e-6. The front variables are clustered in elimination order
+  // (linalg/mumps_memory_options.h says why).
+  //
+  // Accuracy of the Newton direction: with precision = kDouble (or kAuto
+  // choosing double) the direction solves a perturbation of J of relative size
+  // ~tolerance, unrefined. With kMixed (or kAuto choosing mixed, the case of
+  // large systems) the single-precision factors are BLR-compressed too, and
+  // the refinement (mixed_precision.h) computes its residuals with the exact
+  // double J, so while it contracts it refines the BLR solve to
+  // refinement_tolerance; when it stalls, the fallback factorizes in double
+  // precision, also compressed, and that solve is not refined. Either way an
+  // inexact direction can only cost Newton iterations, never a wrong answer:
+  // convergence is decided by the error measures recomputed at the returned
+  // point (formulations.md §9.1), never by the linear solves.
+  //
+  // Nominal values: 0 (default); 1e-10 to 1e-6, the usual BLR range, saving
+  // more memory and flops the larger it is (compare the iteration counts:
+  // bench/scale_walls.sh). Range [0, 1).
+  double low_rank_tolerance = 0.0;
+
+  // MUMPS out-of-core factorization (ICNTL(22) = 1; ignored by the other
+  // backends): the factors are written to files and read back by the solves,
+  // so that the memory holds the active fronts only (MUMPS' estimate: INFOG(27)
+  // instead of INFOG(17)). With BLR the low-rank factors stay in memory (MUMPS
+  // writes only full-rank factors to disk). Each MUMPS instance writes into a
+  // private directory "fcsn-ooc-XXXXXX" created under out_of_core_directory
+  // (OOC_TMPDIR; OOC_PREFIX "fcsn"), removed with its files when the
+  // instance ends (after JOB = -2), also after a failed phase. Only an
+  // abnormal end of the process (a crash, SIGKILL) leaves it behind.
+  bool out_of_core = false;
+
+  // Parent directory of the out-of-core files; "" (the default) is the
+  // system temporary directory (std::filesystem::temp_directory_path():
+  // $TMPDIR, else /tmp). It must exist and be writable when the solver is
+  // created. At most kMaxOutOfCoreDirectoryLength characters: MUMPS' OOC_TMPDIR
+  // holds 255, and fcsn appends its private subdirectory.
+  std::string out_of_core_directory;
+  static constexpr std::size_t kMaxOutOfCoreDirectoryLength = 200;
+
   // "" if valid, otherwise a sentence naming the first invalid field.
   std::string Validate() const {
     if (workspace_relaxation_percent < 0 ||
@@ -158,6 +212,18 @@ struct LinearSolverOptions {
     if (max_refinement_steps < 1 || max_refinement_steps > 100) {
       return "LinearSolverOptions::max_refinement_steps = " +
              std::to_string(max_refinement_steps) + " must lie in [1, 100].";
+    }
+    if (!(std::isfinite(low_rank_tolerance) && low_rank_tolerance >= 0.0 &&
+          low_rank_tolerance < 1.0)) {
+      return "LinearSolverOptions::low_rank_tolerance = " +
+             std::to_string(low_rank_tolerance) + " must lie in [0, 1).";
+    }
+    if (out_of_core_directory.size() > kMaxOutOfCoreDirectoryLength ||
+        out_of_core_directory.find('\0') != std::string::npos) {
+      return "LinearSolverOptions::out_of_core_directory must be a path of at "
+             "most " +
+             std::to_string(kMaxOutOfCoreDirectoryLength) +
+             " characters without NUL.";
     }
     return "";
   }

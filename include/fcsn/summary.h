@@ -89,7 +89,24 @@ struct SolverSummary {
   double e_eq = 0.0;
   double e_nat = 0.0;
   double siconos_error = 0.0;
+  // The last successful factorization, as the linear solver reports it
+  // (MUMPS; 0 for the other backends unless said otherwise): flops (RINFOG(3),
+  // the full-rank count; an estimate for the other backends) and, with block
+  // low-rank compression (LinearSolverOptions::low_rank_tolerance), the
+  // effective flops (RINFOG(14)); entries of the L and U factors (INFOG(29))
+  // and after compression (INFOG(35); equal to factor_entries without BLR).
   double last_factorization_flops = 0.0;
+  double last_factorization_effective_flops = 0.0;
+  long long factor_entries = 0;
+  long long compressed_factor_entries = 0;
+  // MUMPS memory in MB (10^6 bytes), summed over the MPI processes: the
+  // analysis estimate for the mode in use (full-rank or BLR, in-core or
+  // out-of-core: INFOG(17), (37), (27), (39)), the memory the last
+  // factorization effectively used (INFOG(22)), and the out-of-core files it
+  // wrote (RINFOG(16); 0 in-core).
+  double estimated_memory_mb = 0.0;
+  double factorization_memory_mb = 0.0;
+  double out_of_core_disk_mb = 0.0;
   std::string ordering_used;
   Timings timings;
   std::vector<IterationRecord> history;

@@ -83,7 +83,10 @@ void BindLinearSolver(py::module_& m) {
       .def_readwrite("null_pivot_threshold", &L::null_pivot_threshold)
       .def_readwrite("refinement_tolerance", &L::refinement_tolerance)
       .def_readwrite("max_refinement_steps", &L::max_refinement_steps)
-      .def_readwrite("mpi_communicator", &L::mpi_communicator);
+      .def_readwrite("mpi_communicator", &L::mpi_communicator)
+      .def_readwrite("low_rank_tolerance", &L::low_rank_tolerance)
+      .def_readwrite("out_of_core", &L::out_of_core)
+      .def_readwrite("out_of_core_directory", &L::out_of_core_directory);
 }
 
 void BindNsgsHybrid(py::module_& m) {

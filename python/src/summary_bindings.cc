@@ -84,6 +84,13 @@ void BindSummary(py::module_& m) {
       .def_readonly("e_nat", &S::e_nat)
       .def_readonly("siconos_error", &S::siconos_error)
       .def_readonly("last_factorization_flops", &S::last_factorization_flops)
+      .def_readonly("last_factorization_effective_flops",
+                    &S::last_factorization_effective_flops)
+      .def_readonly("factor_entries", &S::factor_entries)
+      .def_readonly("compressed_factor_entries", &S::compressed_factor_entries)
+      .def_readonly("estimated_memory_mb", &S::estimated_memory_mb)
+      .def_readonly("factorization_memory_mb", &S::factorization_memory_mb)
+      .def_readonly("out_of_core_disk_mb", &S::out_of_core_disk_mb)
       .def_readonly("ordering_used", &S::ordering_used)
       .def_readonly("timings", &S::timings)
       .def_readonly("history", &S::history)

@@ -216,6 +216,25 @@ def test_options_are_the_cpp_fields():
     assert all(record.phase in ("newton", "nsgs") for record in result.history)
 
 
+def test_memory_options_reach_mumps_and_are_reported(tmp_path):
+    # Block low-rank factors (tolerance 1e-8) written out of core into
+    # tmp_path: converged, the factorization figures reported, no file left.
+    o = fcsn.make_options(solver="nsn", linear_solver={
+        "low_rank_tolerance": 1e-8, "out_of_core": True,
+        "out_of_core_directory": str(tmp_path)})
+    assert o.linear_solver.low_rank_tolerance == 1e-8
+    assert o.linear_solver.out_of_core
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
+    s = result.summary
+    assert result.converged and s.factorizations > 0
+    assert 0 < s.compressed_factor_entries <= s.factor_entries
+    assert 0 < s.last_factorization_effective_flops <= s.last_factorization_flops
+    assert s.estimated_memory_mb > 0 and s.factorization_memory_mb >= 0
+    assert s.out_of_core_disk_mb > 0
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_w_none_means_zero():
     p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
     a = fcsn.solve(p.M, p.H, p.f, None, p.mu)
