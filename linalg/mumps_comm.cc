@@ -101,6 +101,16 @@ bool SameOnAllRanks(long long value, int communicator) {
   return range[0] == -range[1];
 }
 
+void SumOverRanks(double* x, int n, int communicator) {
+  const MPI_Comm comm = CommOf(communicator);
+  if (CommRank(communicator) == kHostRank) {
+    MPI_Reduce(MPI_IN_PLACE, x, n, MPI_DOUBLE, MPI_SUM, kHostRank, comm);
+  } else {
+    MPI_Reduce(x, nullptr, n, MPI_DOUBLE, MPI_SUM, kHostRank, comm);
+  }
+  MPI_Bcast(x, n, MPI_DOUBLE, kHostRank, comm);
+}
+
 void BroadcastFromHost(double* x, int n, int communicator) {
   MPI_Bcast(x, n, MPI_DOUBLE, kHostRank, CommOf(communicator));
 }
@@ -128,6 +138,8 @@ RankFailure FirstFailure(int code, int) {
 }
 
 bool SameOnAllRanks(long long, int) { return true; }
+
+void SumOverRanks(double*, int, int) {}
 
 void BroadcastFromHost(double*, int, int) {}
 void BroadcastFromHost(float*, int, int) {}

@@ -59,6 +59,11 @@ RankFailure FirstFailure(int code, int communicator);
 // `communicator` (a collective call; true in the seq flavour).
 bool SameOnAllRanks(long long value, int communicator);
 
+// x[0..n) := the sum over the ranks of x[0..n), on every rank of
+// `communicator` (a collective call; nothing in the seq flavour). Summed on
+// the host, then broadcast: bitwise the same on every rank.
+void SumOverRanks(double* x, int n, int communicator);
+
 // x[0..n) := the host's x[0..n), on every rank of `communicator`.
 void BroadcastFromHost(double* x, int n, int communicator);
 void BroadcastFromHost(float* x, int n, int communicator);

@@ -1,4 +1,5 @@
-// Distributed assembled input (linalg/mumps_distributed.h, ICNTL(18) = 3):
+// Distributed assembled input (linalg/mumps_distributed.h, ICNTL(18) = 3) and
+// the distributed matrix products (linalg/distributed_matrix.h):
 // each rank hands only its share of the matrix's entries; the solution must
 // equal the centralized MumpsSolver's (same matrix, relative tolerance) and be
 // the same on every rank. Runs in both flavours: alone (one process holds every
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Core>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "fcsn/linear_solver_options.h"
+#include "linalg/distributed_matrix.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_solver.h"
 #include "test_matrices.h"
@@ -27,6 +30,7 @@ namespace {
 
 using internal::CommRank;
 using internal::CommSize;
+using internal::DistributedMatrix;
 using internal::DistributedMumpsSolver;
 using internal::LinearSolverStatus;
 using internal::SameOnAllRanks;
@@ -79,6 +83,13 @@ Sharing Scattered() {
     if (q % 3 != 0) return std::vector<std::pair<int, double>>{{owner, 1.0}};
     return std::vector<std::pair<int, double>>{{owner, 0.25},
                                                {(owner + 1) % size, 0.75}};
+  };
+}
+
+// Every entry on one rank (the others hold none: NZ_loc = 0).
+Sharing OnOneRank(int owner) {
+  return [owner](int, int) {
+    return std::vector<std::pair<int, double>>{{owner, 1.0}};
   };
 }
 
@@ -165,6 +176,12 @@ TEST(MumpsDistributedTest, ScatteredSplitEntriesAreSummed) {
       testing::Laplacian3D(6), Scattered(), Ordering::kPtScotch);
 }
 
+TEST(MumpsDistributedTest, RanksWithoutEntriesTakePart) {
+  ExpectSameAsCentralized(testing::Arrowhead(50),
+                          OnOneRank(CommSize(kMpiCommWorld) - 1),
+                          Ordering::kMetis);
+}
+
 // A bad entry or value on the last rank only: every rank fails, with the same
 // message naming that rank, and nobody waits (a deadlock ends in the ctest
 // timeout). The solver stays usable afterwards.
@@ -221,6 +238,85 @@ TEST(MumpsDistributedTest, SingularMatrixIsSingularOnEveryRank) {
   EXPECT_EQ(solver->Factorize(local.values.data(), &message),
             LinearSolverStatus::kSingular)
       << message;
+}
+
+std::unique_ptr<DistributedMatrix> MakeMatrix(int n, Local local) {
+  std::string message;
+  auto matrix = DistributedMatrix::Create(n,
+                                          n,
+                                          std::move(local.rows),
+                                          std::move(local.cols),
+                                          std::move(local.values),
+                                          kMpiCommWorld,
+                                          &message);
+  EXPECT_NE(matrix, nullptr) << message;
+  return matrix;
+}
+
+// y = A x and diag(A) from the local entries equal the whole matrix's, up to
+// the order of the sums (1e-14 relative), and are bitwise the same on every
+// rank; the solve of distributed input has a small residual measured with the
+// distributed product.
+TEST(DistributedMatrixTest, ProductsAndSolveNeedNoGatheredMatrix) {
+  const TestSystem system = testing::ContactSaddlePoint(4, 12, 1);
+  const int n = system.pattern.n;
+  for (const Sharing& share : {ByRows(n), Scattered()}) {
+    auto matrix = MakeMatrix(n, LocalShare(system, share));
+    ASSERT_NE(matrix, nullptr);
+    const Eigen::SparseMatrix<double> whole =
+        testing::ToEigen(system.pattern, system.values);
+    const Eigen::VectorXd x = RightHandSide(n);
+    Eigen::VectorXd y;
+    matrix->Multiply(x, &y);
+    const Eigen::VectorXd expected = whole * x;
+    EXPECT_LE((y - expected).norm(), 1e-14 * expected.norm());
+    EXPECT_TRUE(SameOnAllRanks(BitsHash(y), kMpiCommWorld));
+    const Eigen::VectorXd diagonal = whole.diagonal();
+    EXPECT_LE((matrix->Diagonal() - diagonal).norm(), 1e-14 * diagonal.norm());
+
+    auto solver = MakeSolver(Ordering::kMetis);
+    ASSERT_NE(solver, nullptr);
+    std::string message;
+    ASSERT_EQ(solver->Analyze(n, matrix->rows(), matrix->cols(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    ASSERT_EQ(solver->Factorize(matrix->values().data(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    Eigen::VectorXd solution = RightHandSide(n);
+    ASSERT_EQ(solver->Solve(&solution, &message), LinearSolverStatus::kSuccess);
+    Eigen::VectorXd residual;
+    matrix->Multiply(solution, &residual);
+    residual -= RightHandSide(n);
+    // Backward-stable LU on a moderately conditioned system.
+    EXPECT_LE(residual.norm(), 1e-12 * RightHandSide(n).norm());
+  }
+}
+
+TEST(DistributedMatrixTest, ABadEntryOnOneRankFailsEveryRank) {
+  const TestSystem system = testing::Arrowhead(30);
+  Local local = LocalShare(system, ByRows(30));
+  const int last = CommSize(kMpiCommWorld) - 1;
+  if (CommRank(kMpiCommWorld) == last) {
+    local.rows.push_back(3);
+    local.cols.push_back(4);
+    local.values.push_back(std::nan(""));
+  }
+  std::string message;
+  EXPECT_EQ(DistributedMatrix::Create(30,
+                                      30,
+                                      local.rows,
+                                      local.cols,
+                                      local.values,
+                                      kMpiCommWorld,
+                                      &message),
+            nullptr);
+  EXPECT_NE(message.find("rank " + std::to_string(last) + ": a local value"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(
+      SameOnAllRanks(static_cast<long long>(std::hash<std::string>()(message)),
+                     kMpiCommWorld));
 }
 
 }  // namespace
