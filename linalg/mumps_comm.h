@@ -40,6 +40,30 @@ int MumpsCommFortran(int communicator);
 // deadline: all ranks must take the same branch before the next MUMPS call.
 bool AnyRank(bool flag, int communicator);
 
+// This process' rank in `communicator` and the number of ranks (0 and 1 in
+// the seq flavour, or before MPI_Init / after MPI_Finalize).
+int CommRank(int communicator);
+int CommSize(int communicator);
+
+// A failure found on some ranks only: the lowest rank whose `code` is not 0
+// and its code, on every rank of `communicator`; {-1, 0} when every code is 0
+// (a collective call; this process' code in the seq flavour). Every rank then
+// fails the same way and names the same rank: one message, no deadlock.
+struct RankFailure {
+  int rank = -1;
+  int code = 0;
+};
+RankFailure FirstFailure(int code, int communicator);
+
+// True on every rank when `value` is the same on every rank of
+// `communicator` (a collective call; true in the seq flavour).
+bool SameOnAllRanks(long long value, int communicator);
+
+// x[0..n) := the sum over the ranks of x[0..n), on every rank of
+// `communicator` (a collective call; nothing in the seq flavour). Summed on
+// the host, then broadcast: bitwise the same on every rank.
+void SumOverRanks(double* x, int n, int communicator);
+
 // x[0..n) := the host's x[0..n), on every rank of `communicator`.
 void BroadcastFromHost(double* x, int n, int communicator);
 void BroadcastFromHost(float* x, int n, int communicator);

@@ -211,11 +211,7 @@ class Instance {
     // diagonal entries of stick contacts.
     IcntlOf(id_, 6) = input->parallel_analysis ? 0 : 1;
     id_.n = input->n;
-    id_.nz = static_cast<int>(input->irn.size());
-    id_.nnz = static_cast<int64_t>(input->irn.size());
-    id_.irn = input->irn.data();
-    id_.jcn = input->jcn.data();
-    id_.a = values_.data();
+    SetEntries(input);
     id_.perm_in = input->perm_in.empty() ? nullptr : input->perm_in.data();
     Call(kJobAnalyze);
     if (InfogOf(id_, 1) < 0) return Error(Phase::kAnalysis, message);
@@ -234,7 +230,7 @@ class Instance {
     for (int attempt = 0;; ++attempt) {
       // Working-space relaxation in percent; raised by the workspace retries.
       IcntlOf(id_, 14) = workspace->relaxation_percent;
-      id_.a = values_.data();
+      (distributed_ ? id_.a_loc : id_.a) = values_.data();
       Call(kJobFactorize);
       const int info1 = InfogOf(id_, 1);
       if (info1 >= 0) break;
@@ -291,6 +287,28 @@ class Instance {
   int icntl(int i) const { return id_.icntl[i - 1]; }
 
  private:
+  // The coordinates of `input`: the host's whole matrix (ICNTL(18) = 0: IRN,
+  // JCN, A) or this rank's local entries (ICNTL(18) = 3: IRN_loc, JCN_loc,
+  // A_loc; MUMPS sums repeated entries).
+  void SetEntries(MumpsAnalysisInput* input) {
+    distributed_ = input->distributed;
+    const int nz = static_cast<int>(input->irn.size());
+    IcntlOf(id_, 18) = distributed_ ? 3 : 0;
+    if (distributed_) {
+      id_.nz_loc = nz;
+      id_.nnz_loc = static_cast<int64_t>(nz);
+      id_.irn_loc = input->irn.data();
+      id_.jcn_loc = input->jcn.data();
+      id_.a_loc = values_.data();
+    } else {
+      id_.nz = nz;
+      id_.nnz = static_cast<int64_t>(nz);
+      id_.irn = input->irn.data();
+      id_.jcn = input->jcn.data();
+      id_.a = values_.data();
+    }
+  }
+
   void Call(int job) {
     id_.job = job;
     Arithmetic<Real>::Run(&id_);
@@ -325,7 +343,8 @@ class Instance {
     IcntlOf(id_, 2) = 0;
     IcntlOf(id_, 3) = 0;
     IcntlOf(id_, 4) = 0;
-    // Matrix input: assembled coordinate format (IRN/JCN/A), centralized.
+    // Matrix input: assembled coordinate format, centralized (IRN/JCN/A)
+    // until Analyze() says otherwise (ICNTL(18), SetEntries()).
     IcntlOf(id_, 5) = 0;
     IcntlOf(id_, 18) = 0;
     // ICNTL(6) (maximum transversal), ICNTL(7) (ordering) and ICNTL(28),
@@ -373,7 +392,8 @@ class Instance {
   bool initialized_ = false;
   bool analyzed_ = false;
   bool factorized_ = false;
-  std::vector<Real> values_;     // MUMPS' A array, in the pattern's CSC order
+  bool distributed_ = false;     // ICNTL(18) = 3: values_ is A_loc
+  std::vector<Real> values_;     // MUMPS' A (or A_loc) array, input order
   std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
 };
 

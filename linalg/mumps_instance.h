@@ -9,7 +9,8 @@
 //               BLR (ICNTL(35), CNTL(7)) and out-of-core (ICNTL(22), with
 //               OOC_TMPDIR a private directory removed after JOB = -2);
 //   Analyze()   JOB = 1 on the 1-based coordinates of MumpsAnalysisInput, with
-//               PERM_IN (ICNTL(7) = 1) when given;
+//               PERM_IN (ICNTL(7) = 1) when given; centralized on the host
+//               (ICNTL(18) = 0) or distributed over the ranks (ICNTL(18) = 3);
 //   Factorize() JOB = 2, retried with a doubled ICNTL(14) on workspace
 //               shortage; null pivots (ICNTL(24), INFOG(28) > 0) -> kSingular;
 //   Solve()     JOB = 3 in place, with the same retry (refactorize, solve again),
@@ -40,8 +41,14 @@ namespace fcsn::internal {
 // arithmetics; it must outlive their use of it (MUMPS keeps the pointers).
 struct MumpsAnalysisInput {
   int n = 0;
-  // 1-based row and column of each entry, in the pattern's CSC order.
+  // 1-based row and column of each entry, in the pattern's CSC order: the
+  // whole matrix, read on the host (ICNTL(18) = 0).
   std::vector<int> irn, jcn;
+  // Distributed assembled input (ICNTL(18) = 3, mumps_distributed.h): irn
+  // and jcn are instead this rank's local entries (any order; entries
+  // repeated within or across ranks are summed), and Factorize() takes the
+  // local values (A_loc) in the same order.
+  bool distributed = false;
   // 1-based pivot position of each variable (PERM_IN); empty when MUMPS
   // orders itself with ICNTL(7) = icntl7.
   std::vector<int> perm_in;

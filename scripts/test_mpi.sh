@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the MPI flavour of fcsn (FCSN_MUMPS=mpi) in build-mpi/ -- the library, the `fcsn` command
-# and the suites this flavour builds (linalg, Newton solvers, tests/mpi) -- and runs them: every
+# Builds the MPI flavour of fcsn (FCSN_MUMPS=mpi) in build-mpi/ -- the library, the `fcsn` command,
+# the masonry-wall generator and the suites this flavour builds (linalg, Newton solvers, tests/mpi)
+# -- and runs them: every
 # test alone (one process), then the "mpi" label under mpirun with 2 processes (the linalg
 # conformance and MUMPS suites, the solver suites, the replicated-data test of tests/mpi, and the
-# `fcsn solve --json` comparison of 1 vs 2 processes on the shared problems).
+# `fcsn solve --json` comparison of 1 vs 2 processes on the shared problems and on coarse wall
+# steps the generator writes).
 # Installs missing Debian packages first (scripts/install_deps.sh --mpi). Uses ccache when
 # installed. Usage: scripts/test_mpi.sh
 set -euo pipefail
@@ -11,7 +13,7 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh --mpi
 
 build_dir=build-mpi
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DFCSN_MUMPS=mpi -DFCSN_BUILD_EXAMPLES=OFF -DFCSN_BUILD_BENCHMARKS=OFF)
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DFCSN_MUMPS=mpi -DFCSN_BUILD_EXAMPLES=ON -DFCSN_BUILD_BENCHMARKS=OFF)
 if command -v ccache >/dev/null; then
   cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 fi

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/mpi_session.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
@@ -90,6 +91,9 @@ void WriteLogRow(std::ostream& out,
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The mpi flavour's solver needs MPI_Init (one process is enough: the
+  // np 1 vs np 2 test of tests/mpi generates its wall steps so).
+  const fcsn::cli::MpiSession session(&argc, &argv);
   CLI::App app{
       "Masonry low-wall shear test: theta-method time stepping with "
       "fcsn::Solver"};

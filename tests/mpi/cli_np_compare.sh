@@ -1,39 +1,55 @@
 #!/usr/bin/env bash
 # `fcsn solve FILE --json` with 1 and with 2 MPI processes (issue 14 acceptance): the same exit
-# code, status, iterations, NSGS sweeps and factorizations on every FCLib file of DIR, and errors
-# equal up to round-off, with the default solver (hybrid: NSGS warm sweeps, then Newton) and with
-# pure Newton (--solver nsn: a MUMPS factorization at every iteration). Only rank 0 prints: np 2
-# must give exactly one JSON line per run. Also: --output under np 2 (written once, by the host) and
-# --time-limit under np 2 (refused).
-# Usage: cli_np_compare.sh FCSN_BINARY MPIEXEC DIR
+# code, status, iterations, NSGS sweeps and factorizations, errors equal up to round-off and
+# solutions (v, u, r of --output) equal to 1e-8 relative, with the default solver (hybrid:
+# NSGS warm sweeps, then Newton) and with pure Newton (--solver nsn: a MUMPS factorization at every
+# iteration). Problems: every FCLib file of DIR and, when MASONRY_WALL is given, a few coarse
+# masonry-wall steps that it generates first, as one process (the ramp, the start and the end of
+# the shear ramp: steps 10, 25 and 40 of `masonry_wall --coarse`, n = 1463, nc = 200).
+# Only rank 0 prints: np 2 must give exactly one JSON line per run. Also: --output under np 2
+# (written once, by the host) and --time-limit under np 2 (refused).
+# Usage: cli_np_compare.sh FCSN_BINARY MPIEXEC DIR [MASONRY_WALL]
 set -euo pipefail
-fcsn=$1 mpiexec=$2 dir=$3
+fcsn=$1 mpiexec=$2 dir=$3 masonry_wall=${4:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# Debian's interpreter has numpy and h5py (scripts/install_deps.sh); another python3 may not.
+python=python3
+[[ -x /usr/bin/python3 ]] && python=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 shopt -s nullglob
 files=("$dir"/*.hdf5)
 ((${#files[@]} > 0)) || { echo "no .hdf5 file in $dir" >&2; exit 1; }
+if [[ -n "$masonry_wall" ]]; then
+  mkdir "$tmp/walls"
+  "$mpiexec" -np 1 "$masonry_wall" --coarse --steps 40 --export-dir "$tmp/walls" --export-steps 10 25 40 \
+    --log "$tmp/walls/log.csv" >"$tmp/walls.out" 2>&1 || { cat "$tmp/walls.out" >&2; exit 1; }
+  walls=("$tmp/walls"/*.hdf5)
+  ((${#walls[@]} == 3)) || { echo "masonry_wall wrote ${#walls[@]} steps, expected 3" >&2; exit 1; }
+  files+=("${walls[@]}")
+fi
 failures=0
 for solver in hybrid nsn; do
 for file in "${files[@]}"; do
   for np in 1 2; do
     code=0
     "$mpiexec" --oversubscribe -np "$np" "$fcsn" solve "$file" --solver "$solver" --json --no-history \
-      >"$tmp/np$np.json" 2>"$tmp/np$np.err" || code=$?
+      --output "$tmp/np$np.hdf5" >"$tmp/np$np.json" 2>"$tmp/np$np.err" || code=$?
     echo "$code" >"$tmp/np$np.code"
   done
-  python3 - "$file $solver" "$tmp" <<'PY' || failures=$((failures + 1))
+  "$python" - "$file $solver" "$tmp" <<'PY' || failures=$((failures + 1))
 import json, sys
+import h5py
+import numpy as np
 file, tmp = sys.argv[1], sys.argv[2]
 runs = {}
-for np in (1, 2):
-    lines = [l for l in open(f"{tmp}/np{np}.json") if l.strip()]
-    code = int(open(f"{tmp}/np{np}.code").read())
+for p in (1, 2):
+    lines = [l for l in open(f"{tmp}/np{p}.json") if l.strip()]
+    code = int(open(f"{tmp}/np{p}.code").read())
     if len(lines) != 1:
-        sys.exit(f"{file}: np {np}: {len(lines)} JSON lines (exit {code}), expected 1 (rank 0 only)\n"
-                 + open(f"{tmp}/np{np}.err").read())
-    runs[np] = (code, json.loads(lines[0]))
+        sys.exit(f"{file}: np {p}: {len(lines)} JSON lines (exit {code}), expected 1 (rank 0 only)\n"
+                 + open(f"{tmp}/np{p}.err").read())
+    runs[p] = (code, json.loads(lines[0]))
 (c1, a), (c2, b) = runs[1], runs[2]
 same = ["status", "converged", "iterations", "nsgs_sweeps", "factorizations", "analyses"]
 diff = [k for k in same if a[k] != b[k]]
@@ -45,9 +61,20 @@ if c1 != c2:
 ea, eb, tol = a["error"], b["error"], a["tol"]
 if not (abs(ea - eb) <= 1e-3 * max(abs(ea), abs(eb)) or max(ea, eb) <= tol):
     diff.append(f"error {ea:.3e} vs {eb:.3e}")
+# Solutions: the same Newton path up to round-off, so v, u and r agree to 1e-8 relative (in the
+# 2-norm of each vector; the largest gap measured is 2e-12, on TwoRods1; printed as "dx").
+worst = 0.0
+with h5py.File(f"{tmp}/np1.hdf5", "r") as f1, h5py.File(f"{tmp}/np2.hdf5", "r") as f2:
+    for name in ("v", "u", "r"):
+        x1, x2 = np.asarray(f1["solution"][name]), np.asarray(f2["solution"][name])
+        scale = max(np.linalg.norm(x1), np.linalg.norm(x2), np.finfo(float).tiny)
+        worst = max(worst, np.linalg.norm(x1 - x2) / scale)
+if worst > 1e-8:
+    diff.append(f"solution differs by {worst:.1e} relative")
 name = file.rsplit("/", 1)[-1]
 print(f"{name:44s} np1: {a['status']:>12s} it {a['iterations']:3d} err {ea:.2e} | "
-      f"np2: {b['status']:>12s} it {b['iterations']:3d} err {eb:.2e}  {'DIFFERENT: ' + ', '.join(diff) if diff else 'same'}")
+      f"np2: {b['status']:>12s} it {b['iterations']:3d} err {eb:.2e} dx {worst:.0e}  "
+      f"{'DIFFERENT: ' + ', '.join(diff) if diff else 'same'}")
 sys.exit(1 if diff else 0)
 PY
 done

@@ -8,11 +8,13 @@
 //   contacts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
+#include "linalg/mumps_comm.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -32,6 +34,19 @@ SolverOptions DefaultsWith(Formulation formulation) {
   SolverOptions options;
   options.formulation = formulation;
   return options;
+}
+
+// Round-off allowed at the end of a quadratic step: a step may end below it
+// whatever 1e4 e_k^2 says. One process: none (the check below stops at
+// e_nat's round-off floor, 1e-14). Several MPI processes (mpi flavour under
+// mpirun) sum the factorization in another order, and the last step's e_nat
+// is round-off of another size: measured at np 2, FB on the pull-1.5 lattice
+// ends at e_nat = 1.01e-14 after e = 8.5e-13 (where 1e4 e^2 = 7e-21), while
+// FB on the pull-0.9 lattice makes its only checked step 6.5e-8 -> 4.9e-14.
+// So 1e-13 there: a linear rate e_{k+1} = 0.1 e_k still fails the bound (at
+// e_{k+1} = 1e-6, seven orders above it).
+double RoundOffAllowance() {
+  return internal::CommSize(kMpiCommWorld) > 1 ? 1e-13 : 0.0;
 }
 
 class ConvergesOnSharedProblems : public ::testing::TestWithParam<Formulation> {
@@ -90,8 +105,9 @@ TEST_P(ConvergesOnSharedProblems, QuadraticallyWithDefaultOptionsOnLattices) {
       // C = 1e4: the default rho boost (30) scales the contact rows and with
       // them the constant (the unboosted AC constant on these lattices is
       // < 1e3). A linear rate e_{k+1} = 0.1 e_k fails this once e_k < 1e-5.
-      EXPECT_LE(e_next, 1e4 * e * e) << "iteration " << k << "\n"
-                                     << summary.FullReport();
+      EXPECT_LE(e_next, std::max(1e4 * e * e, RoundOffAllowance()))
+          << "iteration " << k << "\n"
+          << summary.FullReport();
       ++checked;
     }
     EXPECT_GE(checked, 1) << summary.FullReport();

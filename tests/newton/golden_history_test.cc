@@ -13,8 +13,14 @@
 // and the default are compared (FB on TwoRods1 ends converged or at its
 // round-off limit depending on the kernel).
 //
+// Several MPI processes (mpi flavour under mpirun, tests/mpi) change the
+// order of the factorization's floating-point sums, so the histories are
+// compared as under another kernel, with the tolerances measured at np 2
+// (ExpectSameHistoryAcrossRanks): one process keeps the exact comparison.
+//
 // Regenerate (only when a change of behaviour is intended, and say so in the
-// commit): FCSN_UPDATE_GOLDEN=1 build/tests/golden_history_test
+// commit, and only with one process): FCSN_UPDATE_GOLDEN=1
+// build/tests/golden_history_test
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -26,6 +32,7 @@
 
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
+#include "linalg/mumps_comm.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -136,6 +143,56 @@ void ExpectSameHistory(const std::string& what,
   }
 }
 
+// With several processes (same kernel). AC, JM and the default take the same
+// paths: same statuses, counts and contact statuses; the measures agree to
+// 1e-4 relative or 1e-12 absolutely. Measured at np 2: the largest gap is
+// 1.3e-3 relative on Box-Stack AC's last record (e_cone 2.3950e-11 vs
+// 2.3919e-11, merit 2.1983e-10 vs 2.1954e-10), i.e. 3e-13 absolutely: the
+// measures of a converged last iterate are round-off, here 1e-3 of the 1e-10
+// tolerance, so the absolute margin cannot hide a change of path (which moves
+// counts or measures by orders of magnitude). NM and FB pass through kinks
+// where round-off picks the generalized Jacobian (header): at np 2 TwoRods1
+// NM converges in 6 iterations instead of 5, and FB converges in 14 where one
+// process stops at its round-off limit in 17. For them the outcome is
+// compared: an answer at the tolerance (converged or round-off limit) exactly
+// when the golden run gave one.
+bool SameMeasureAcrossRanks(double a, double b) {
+  return std::abs(a - b) <= 1e-12 ||
+         std::abs(a - b) <= 1e-4 * std::max(std::abs(a), std::abs(b));
+}
+
+bool AnswerAtTolerance(const nlohmann::json& status) {
+  return status == "converged" || status == "round-off-limit";
+}
+
+void ExpectSameHistoryAcrossRanks(const std::string& what,
+                                  const std::string& config,
+                                  const nlohmann::json& golden,
+                                  const nlohmann::json& now) {
+  if (config == "nsn-nm" || config == "nsn-fb") {
+    EXPECT_EQ(AnswerAtTolerance(golden["status"]),
+              AnswerAtTolerance(now["status"]))
+        << what << ": " << golden["status"] << " vs " << now["status"];
+    return;
+  }
+  EXPECT_EQ(golden["status"], now["status"]) << what;
+  EXPECT_EQ(golden["iterations"], now["iterations"]) << what;
+  EXPECT_EQ(golden["nsgs_sweeps"], now["nsgs_sweeps"]) << what;
+  const nlohmann::json& g = golden["history"];
+  const nlohmann::json& n = now["history"];
+  ASSERT_EQ(g.size(), n.size()) << what;
+  for (size_t k = 0; k < g.size(); ++k) {
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(g[k][i], n[k][i]) << what << " record " << k << " field " << i;
+    for (int i = 5; i < 10; ++i) {
+      EXPECT_TRUE(
+          SameMeasureAcrossRanks(g[k][i].get<double>(), n[k][i].get<double>()))
+          << what << " record " << k << " field " << i << ": " << g[k][i]
+          << " vs " << n[k][i];
+    }
+  }
+}
+
 std::string BlasKernel() {
   const char* kernel = std::getenv("OPENBLAS_CORETYPE");
   return kernel != nullptr ? kernel : "";
@@ -147,7 +204,9 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
     for (const Config& config : kConfigs)
       now[c.name][config.name] = History(c.problem, config);
   }
+  const int processes = internal::CommSize(kMpiCommWorld);
   if (std::getenv("FCSN_UPDATE_GOLDEN") != nullptr) {
+    ASSERT_EQ(processes, 1) << "regenerate the golden file with one process";
     std::ofstream out(GoldenPath());
     nlohmann::json file = {{"openblas_coretype", BlasKernel()},
                            {"problems", now}};
@@ -164,7 +223,9 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
     for (const auto& [config, history] : configs.items()) {
       const std::string what = name + " " + config;
       ++compared;
-      if (same_kernel) {
+      if (same_kernel && processes > 1) {
+        ExpectSameHistoryAcrossRanks(what, config, history, now[name][config]);
+      } else if (same_kernel) {
         ExpectSameHistory(what, history, now[name][config]);
       } else if (config != "nsn-nm" && config != "nsn-fb") {
         EXPECT_EQ(history["status"], now[name][config]["status"])

@@ -1,0 +1,212 @@
+// Distributed assembled input on MUMPS (ICNTL(18) = 3): the global checks of
+// the local entries and values, then the d-MUMPS instance of
+// mumps_instance.h on the local coordinates.
+#include "linalg/mumps_distributed.h"
+
+#include <cmath>
+#include <utility>
+
+#include "linalg/mumps_comm.h"
+#include "linalg/mumps_instance.h"
+
+namespace fcsn::internal {
+namespace {
+
+// Reasons a rank refuses its local input (codes of FirstFailure()).
+enum LocalError : int {
+  kLocalOk = 0,
+  kSizeMismatch = 1,
+  kIndexOutOfRange = 2,
+  kNotFinite = 3,
+  kRhsSize = 4,
+};
+
+const char* LocalErrorText(int code) {
+  switch (code) {
+    case kSizeMismatch:
+      return "its local rows and columns differ in size";
+    case kIndexOutOfRange:
+      return "a local entry's row or column is outside 0..n-1";
+    case kNotFinite:
+      return "a local value (or a right-hand side entry) is not finite";
+    case kRhsSize:
+      return "its right-hand side does not have n entries";
+    default:
+      return "invalid local input";
+  }
+}
+
+// kSuccess when no rank failed; else kInvalidInput on every rank, with one
+// message naming the first failing rank.
+LinearSolverStatus Agree(int local_code,
+                         const char* phase,
+                         int communicator,
+                         std::string* message) {
+  const RankFailure failure = FirstFailure(local_code, communicator);
+  if (failure.rank < 0) {
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+  return linalg_detail::Report(
+      LinearSolverStatus::kInvalidInput,
+      std::string("distributed MUMPS input, ") + phase + ": rank " +
+          std::to_string(failure.rank) + ": " + LocalErrorText(failure.code),
+      message);
+}
+
+int CheckEntries(int n,
+                 const std::vector<int>& rows,
+                 const std::vector<int>& cols) {
+  if (rows.size() != cols.size()) return kSizeMismatch;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k] < 0 || rows[k] >= n || cols[k] < 0 || cols[k] >= n) {
+      return kIndexOutOfRange;
+    }
+  }
+  return kLocalOk;
+}
+
+int CheckFinite(const double* x, size_t size) {
+  for (size_t k = 0; k < size; ++k) {
+    if (!std::isfinite(x[k])) return kNotFinite;
+  }
+  return kLocalOk;
+}
+
+}  // namespace
+
+struct DistributedMumpsSolver::Impl {
+  LinearSolverOptions options;
+  MumpsAnalysisInput input;  // this rank's 1-based coordinates
+  MumpsWorkspace workspace;
+  MumpsInstance<double> instance;
+  // Factors of the last Factorize() usable; a failed Factorize() (including
+  // a refused input) invalidates them, as in LinearSolver's contract.
+  bool factorized = false;
+};
+
+DistributedMumpsSolver::DistributedMumpsSolver(
+    const LinearSolverOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = options;
+  impl_->workspace.relaxation_percent = options.workspace_relaxation_percent;
+}
+
+DistributedMumpsSolver::~DistributedMumpsSolver() = default;
+
+std::unique_ptr<DistributedMumpsSolver> DistributedMumpsSolver::Create(
+    const LinearSolverOptions& options, std::string* message) {
+  if (std::string why = options.Validate(); !why.empty()) {
+    linalg_detail::Report(LinearSolverStatus::kInvalidInput, why, message);
+    return nullptr;
+  }
+  std::unique_ptr<DistributedMumpsSolver> solver(
+      new DistributedMumpsSolver(options));
+  if (solver->impl_->instance.Init(options, message) !=
+      LinearSolverStatus::kSuccess) {
+    return nullptr;
+  }
+  return solver;
+}
+
+LinearSolverStatus DistributedMumpsSolver::Analyze(int n,
+                                                   const std::vector<int>& rows,
+                                                   const std::vector<int>& cols,
+                                                   std::string* message) {
+  Impl& m = *impl_;
+  const int comm = m.options.mpi_communicator;
+  if (!SameOnAllRanks(n, comm) || n < 1) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kInvalidInput,
+        "distributed MUMPS input, analysis: n must be the same positive size "
+        "on every rank",
+        message);
+  }
+  if (const LinearSolverStatus status =
+          Agree(CheckEntries(n, rows, cols), "analysis", comm, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  m.factorized = false;
+  m.input.n = n;
+  m.input.distributed = true;
+  m.input.irn.resize(rows.size());
+  m.input.jcn.resize(cols.size());
+  for (size_t k = 0; k < rows.size(); ++k) {
+    m.input.irn[k] = rows[k] + 1;
+    m.input.jcn[k] = cols[k] + 1;
+  }
+  // MUMPS gathers the structure itself: its built-in METIS stands for fcsn's
+  // host-side METIS (ICNTL(7) = 5); kPtScotch analyses in parallel.
+  m.input.perm_in.clear();
+  m.input.icntl7 = m.options.ordering == Ordering::kMetis
+                       ? 5
+                       : MumpsOrderingIcntl7(m.options.ordering);
+  m.input.parallel_analysis =
+      m.options.ordering == Ordering::kPtScotch && MumpsHasParallelAnalysis();
+  return m.instance.Analyze(&m.input, message);
+}
+
+LinearSolverStatus DistributedMumpsSolver::Factorize(const double* values,
+                                                     std::string* message) {
+  Impl& m = *impl_;
+  m.factorized = false;
+  if (!m.instance.analyzed()) {
+    return linalg_detail::Report(LinearSolverStatus::kNotReady,
+                                 "distributed MUMPS: Factorize before Analyze",
+                                 message);
+  }
+  if (const LinearSolverStatus status =
+          Agree(CheckFinite(values, m.input.irn.size()),
+                "factorization",
+                m.options.mpi_communicator,
+                message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  const LinearSolverStatus status =
+      m.instance.Factorize(values, &m.workspace, message);
+  m.factorized = status == LinearSolverStatus::kSuccess;
+  return status;
+}
+
+LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::VectorXd* rhs,
+                                                 std::string* message) {
+  Impl& m = *impl_;
+  if (!m.factorized) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kNotReady,
+        "distributed MUMPS: Solve without a successful factorization",
+        message);
+  }
+  const int local = rhs->size() != m.input.n
+                        ? kRhsSize
+                        : CheckFinite(rhs->data(), rhs->size());
+  if (const LinearSolverStatus status =
+          Agree(local, "solve", m.options.mpi_communicator, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  if (const LinearSolverStatus status =
+          m.instance.Solve(rhs->data(), &m.workspace, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  // The broadcast solution is the same on every rank, and so is this test.
+  if (!rhs->allFinite()) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kSingular,
+        "distributed MUMPS: the solution has non-finite entries",
+        message);
+  }
+  return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+}
+
+int DistributedMumpsSolver::Infog(int i) const {
+  return i >= 1 && i <= 80 ? impl_->instance.infog(i) : 0;
+}
+
+int DistributedMumpsSolver::Icntl(int i) const {
+  return i >= 1 && i <= 60 ? impl_->instance.icntl(i) : 0;
+}
+
+}  // namespace fcsn::internal
