@@ -44,7 +44,7 @@ namespace fcsn::internal {
 
 class DistributedMumpsSolver {
  public:
-  // JOB = -1 on options.mpi_communicator (collective); nullptr and a message
+  // MUMPS job -1 on options.mpi_communicator (collective); nullptr and a message
   // if the options are invalid or MUMPS cannot start.
   static std::unique_ptr<DistributedMumpsSolver> Create(
       const LinearSolverOptions& options, std::string* message);

@@ -1,6 +1,6 @@
-// linalg/mumps_instance.h: one MUMPS instance (unsymmetric LU, SYM = 0,
-// PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float, on the
-// sequential library or, in the mpi flavour, on the ranks of
+// linalg/mumps_instance.h: one MUMPS instance (unsymmetric LU with SYM = 0
+// and PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float,
+// on the sequential library or, in the mpi flavour, on the ranks of
 // LinearSolverOptions::mpi_communicator (replicated-data model of
 // mumps_comm.h: same calls on every rank, solution broadcast from the host).
 //
@@ -20,7 +20,7 @@
 // function (mumps_instance.cc, MapError). Every decision reads the global
 // INFOG/RINFOG (equal on all ranks), never the per-rank INFO, so that a
 // failure on one rank is the same failure on every rank (no rank returns
-// while the others wait in MUMPS). Parameter meanings follow the MUMPS
+// whilst the others wait in MUMPS). Parameter meanings follow the MUMPS
 // 5.5 user guide (Debian 12 ships 5.5.1).
 //
 // No MUMPS type or macro appears in this header: the MUMPS structure lives
@@ -83,16 +83,16 @@ class MumpsInstance {
   MumpsInstance(const MumpsInstance&) = delete;
   MumpsInstance& operator=(const MumpsInstance&) = delete;
 
-  // JOB = -1 and the control parameters (once per instance).
+  // MUMPS job -1 and the control parameters (once per instance).
   LinearSolverStatus Init(const LinearSolverOptions& options,
                           std::string* message);
-  // JOB = 1 on `input` (kept by pointer until the next Analyze()).
+  // MUMPS job 1 on `input` (kept by pointer until the next Analyze()).
   LinearSolverStatus Analyze(MumpsAnalysisInput* input, std::string* message);
-  // JOB = 2 on `values` (pattern order, copied).
+  // MUMPS job 2 on `values` (pattern order, copied).
   LinearSolverStatus Factorize(const Real* values,
                                MumpsWorkspace* workspace,
                                std::string* message);
-  // JOB = 3 in place on rhs (n entries).
+  // MUMPS job 3 in place on rhs (n entries).
   LinearSolverStatus Solve(Real* rhs,
                            MumpsWorkspace* workspace,
                            std::string* message);

@@ -83,7 +83,7 @@ class MumpsFactorization final : public NumericFactorization {
         workspace_(workspace),
         stats_(stats) {}
 
-  // JOB = -1, unless the instance exists.
+  // MUMPS job -1, unless the instance exists.
   LinearSolverStatus Init(std::string* message) {
     if (instance_) {
       return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
@@ -94,7 +94,7 @@ class MumpsFactorization final : public NumericFactorization {
     return status;
   }
 
-  // JOB = 1 on the current analysis input (after Init() if needed).
+  // MUMPS job 1 on the current analysis input (after Init() if needed).
   LinearSolverStatus Analyze(std::string* message) {
     if (const LinearSolverStatus status = Init(message);
         status != LinearSolverStatus::kSuccess) {
@@ -192,7 +192,7 @@ struct MumpsSolver::Impl {
                                      const std::vector<int>* position,
                                      LinearSolverStats* stats,
                                      std::string* message);
-  // JOB = 1 on the instance(s) options.precision asks for; *infog7 and
+  // MUMPS job 1 on the instance(s) options.precision asks for; *infog7 and
   // *infog32 say which ordering and analysis MUMPS used.
   LinearSolverStatus AnalyzeInstances(LinearSolverStats* stats,
                                       int* infog7,
