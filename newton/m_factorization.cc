@@ -78,10 +78,20 @@ void DiagonalBlocksFromLdlt(const Ldlt& ldlt,
   }
 }
 
-// True when a and b are the same matrix bit for bit: sizes, compressed
-// patterns and the bits of every stored value (an uncompressed matrix is never
-// the same). Bits, not ==: equal bits give the same factors, and -0.0 or a
-// NaN must not pass for another value.
+}  // namespace
+
+const char* ToString(MFactorizationType type) {
+  switch (type) {
+    case MFactorizationType::kNone:
+      return "none";
+    case MFactorizationType::kSimplicialLdlt:
+      return "simplicial-ldlt";
+    case MFactorizationType::kSparseLu:
+      return "sparse-lu";
+  }
+  return "?";
+}
+
 bool SameBits(const SparseMatrix& a, const SparseMatrix& b) {
   if (!a.isCompressed() || !b.isCompressed() || a.rows() != b.rows() ||
       a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) {
@@ -97,20 +107,6 @@ bool SameBits(const SparseMatrix& a, const SparseMatrix& b) {
                      nnz * sizeof(*a.innerIndexPtr())) == 0 &&
          std::memcmp(a.valuePtr(), b.valuePtr(), nnz * sizeof(*a.valuePtr())) ==
              0;
-}
-
-}  // namespace
-
-const char* ToString(MFactorizationType type) {
-  switch (type) {
-    case MFactorizationType::kNone:
-      return "none";
-    case MFactorizationType::kSimplicialLdlt:
-      return "simplicial-ldlt";
-    case MFactorizationType::kSparseLu:
-      return "sparse-lu";
-  }
-  return "?";
 }
 
 struct MFactorization::Factors {

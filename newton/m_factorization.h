@@ -66,6 +66,12 @@ enum class MFactorizationType {
 };
 const char* ToString(MFactorizationType type);
 
+// True when a and b are the same matrix bit for bit: sizes, compressed
+// patterns and the bits of every stored value (an uncompressed matrix is never
+// the same). Bits, not ==: equal bits give the same factors, and -0.0 or a
+// NaN must not pass for another value. O(nnz).
+bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
+
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
 class MFactorization {
