@@ -3,7 +3,7 @@
 // each step warm-started from the previous one, and where a step's time goes.
 //
 //   warm_steps [--steps N] [--refine F] [--tolerance TOL] [--solver S]
-//              [--skip K] [--per-step]
+//              [--skip K] [--precision P] [--ordering O] [--per-step]
 //
 // Defaults: 60 steps of the 688-contact wall (refine 1), tol 1e-8, the
 // default policy (hybrid). Prints the median and mean seconds per step over
@@ -34,6 +34,8 @@ struct Args {
   int skip = 1;
   double tolerance = 1e-8;
   std::string solver = "hybrid";
+  std::string precision = "auto";
+  std::string ordering = "metis";
   bool per_step = false;
 };
 
@@ -56,6 +58,10 @@ bool Parse(int argc, char** argv, Args* args) {
       args->tolerance = std::atof(value);
     } else if (flag == "--solver") {
       args->solver = value;
+    } else if (flag == "--precision") {
+      args->precision = value;
+    } else if (flag == "--ordering") {
+      args->ordering = value;
     } else {
       return false;
     }
@@ -122,21 +128,28 @@ int main(int argc, char** argv) {
   if (!Parse(argc, argv, &args)) {
     std::fprintf(stderr,
                  "usage: warm_steps [--steps N] [--refine F] [--tolerance "
-                 "TOL] [--solver S] [--skip K] [--per-step]\n");
+                 "TOL] [--solver S] [--skip K] [--precision P] [--ordering O] "
+                 "[--per-step]\n");
     return 2;
   }
   std::string error;
   auto wall = fcsn::masonry::MasonryWall::Create(
       fcsn::masonry::WallOptions::Refined(args.refine), &error);
   const auto type = fcsn::SolverTypeFromString(args.solver);
-  if (!wall || !type) {
+  const auto precision = fcsn::FactorizationPrecisionFromString(args.precision);
+  const auto ordering = fcsn::OrderingFromString(args.ordering);
+  if (!wall || !type || !precision || !ordering) {
     std::fprintf(
-        stderr, "warm_steps: %s\n", wall ? "bad --solver" : error.c_str());
+        stderr,
+        "warm_steps: %s\n",
+        wall ? "bad --solver, --precision or --ordering" : error.c_str());
     return 2;
   }
   fcsn::SolverOptions options;
   options.tolerance = args.tolerance;
   options.solver = *type;
+  options.linear_solver.precision = *precision;
+  options.linear_solver.ordering = *ordering;
   options.record_history = false;
   fcsn::Solver solver(options);
   fcsn::GlobalProblem problem;
@@ -160,14 +173,18 @@ int main(int argc, char** argv) {
     if (args.per_step) {
       std::printf(
           "step %3d  %-12s it %3d  %.4f s  cpu %.4f s  setup %.4f  fact "
-          "%.4f\n",
+          "%.4f (%d)  solves %.4f (%d)  trials %d\n",
           k,
           fcsn::ToString(summary.status),
           summary.iterations,
           s,
           cpu,
           summary.timings.setup,
-          summary.timings.factorization);
+          summary.timings.factorization,
+          summary.factorizations,
+          summary.timings.linear_solve,
+          summary.linear_solves,
+          summary.line_search_trials);
     }
     if (k > args.skip) {
       seconds.push_back(s);
@@ -184,7 +201,8 @@ int main(int argc, char** argv) {
   double mean = 0.0;
   for (double s : seconds) mean += s / counted;
   std::printf(
-      "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d\n"
+      "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
+      "--precision %s --ordering %s\n"
       "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
       "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
       args.steps,
@@ -192,6 +210,8 @@ int main(int argc, char** argv) {
       args.tolerance,
       args.solver.c_str(),
       args.skip,
+      args.precision.c_str(),
+      args.ordering.c_str(),
       wall->n(),
       wall->nc(),
       args.skip + 1,
