@@ -167,10 +167,43 @@ bool Delassus::Reusable(const GlobalProblem& problem,
          SameBits(problem.H, built_h_);
 }
 
+bool Delassus::Build(const GlobalProblem& problem,
+                     const MInverse& m_inverse,
+                     std::string* message) {
+  // Connected components of M: M^-1 is block diagonal over them (see the
+  // header), so each is factored and solved on its own (the global
+  // factorization is reused when M is irreducible).
+  ComponentGraph graph;
+  BuildComponentGraph(problem, &graph);
+  ComponentWork work(problem, problem.m());
+  std::vector<Contribution> contributions;
+  for (int c = 0; c < graph.num_components; ++c) {
+    if (!AddComponent(problem,
+                      m_inverse.factorization(),
+                      graph,
+                      c,
+                      &work,
+                      &contributions,
+                      message)) {
+      return false;
+    }
+  }
+  AssembleBlockCsr(&contributions,
+                   problem.m() / 3,
+                   &row_start_,
+                   &block_column_,
+                   &blocks_,
+                   &diagonal_index_);
+  built_owner_ = &m_inverse;
+  built_factorizations_ = m_inverse.factorization().factorizations();
+  built_h_ = problem.H;
+  built_h_.makeCompressed();
+  return true;
+}
+
 bool Delassus::Compute(const GlobalProblem& problem,
                        MInverse* m_inverse,
                        std::string* message) {
-  const int m = problem.m();
   if (!ConsistentSizes(problem)) {
     Clear();
     *message = DescribeSizes(problem);
@@ -181,52 +214,21 @@ bool Delassus::Compute(const GlobalProblem& problem,
     Clear();
     return false;
   }
-  if (Reusable(problem, *m_inverse)) {
-    if (!m_inverse->ComputeQFree(message)) {
-      *message = "solving M v = f gave non-finite values";
-      Clear();
-      return false;
-    }
-    m_inverse_ = m_inverse;
-    reused_ = true;
-    return true;
-  }
-  Clear();
-  // Connected components of M: M^-1 is block diagonal over them (see the
-  // header), so each is factored and solved on its own (the global
-  // factorization is reused when M is irreducible).
-  ComponentGraph graph;
-  BuildComponentGraph(problem, &graph);
-  ComponentWork work(problem, m);
-  std::vector<Contribution> contributions;
-  for (int c = 0; c < graph.num_components; ++c) {
-    if (!AddComponent(problem,
-                      m_inverse->factorization(),
-                      graph,
-                      c,
-                      &work,
-                      &contributions,
-                      message)) {
+  const bool reuse = Reusable(problem, *m_inverse);
+  if (!reuse) {
+    Clear();
+    if (!Build(problem, *m_inverse, message)) {
       Clear();
       return false;
     }
   }
-  AssembleBlockCsr(&contributions,
-                   m / 3,
-                   &row_start_,
-                   &block_column_,
-                   &blocks_,
-                   &diagonal_index_);
   if (!m_inverse->ComputeQFree(message)) {
     *message = "solving M v = f gave non-finite values";
     Clear();
     return false;
   }
   m_inverse_ = m_inverse;
-  built_owner_ = m_inverse;
-  built_factorizations_ = m_inverse->factorization().factorizations();
-  built_h_ = problem.H;
-  built_h_.makeCompressed();
+  reused_ = reuse;
   return true;
 }
 

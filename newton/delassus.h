@@ -151,6 +151,11 @@ class Delassus {
 
  private:
   void Clear();
+  // W from m_inverse's factors, and what it was built from; false (message
+  // set) when a solve is not finite.
+  bool Build(const GlobalProblem& problem,
+             const MInverse& m_inverse,
+             std::string* message);
   // W was built from m_inverse's current factors and from problem.H.
   bool Reusable(const GlobalProblem& problem, const MInverse& m_inverse) const;
 
