@@ -9,7 +9,8 @@
 #   e.g. bench/warm_steps.sh A=/tmp/warm_base/build/bench/warm_steps
 #
 # Steps 1..skip are not counted (step 1 pays the analysis and starts from rest; the gravity ramp's
-# steps need one Newton iteration each). Refine 2 counts steps 2..refine2-steps. The load average
+# steps need one Newton iteration each). Refine 2 counts steps 2..refine2-steps (0: refine 2 not
+# run; step 2 there alone takes ~1 min). The load average
 # (uptime) is printed before each run: on a loaded machine compare the cpu column (process CPU
 # time), and the A/B ratio of the same round. OPENBLAS_NUM_THREADS defaults to --threads (1).
 set -euo pipefail
@@ -43,6 +44,7 @@ run() {  # label binary args...
 
 for ((k = 1; k <= rounds; ++k)); do
   for refine in 1 2; do
+    ((refine == 2 && r2_steps < 2)) && continue
     if ((refine == 1)); then args=(--steps "$steps" --skip "$skip"); else
       args=(--refine 2 --steps "$r2_steps" --skip 1); fi
     [[ -n $old ]] && run "A round $k" "$old" "${args[@]}"
