@@ -145,6 +145,10 @@ bool AddComponent(const GlobalProblem& problem,
 
 void Delassus::Clear() {
   m_inverse_ = nullptr;
+  built_owner_ = nullptr;
+  built_factorizations_ = -1;
+  built_h_.resize(0, 0);
+  reused_ = false;
   row_start_.assign(1, 0);
   block_column_.clear();
   blocks_.clear();
@@ -156,50 +160,75 @@ bool Delassus::Compute(const GlobalProblem& problem, std::string* message) {
   return Compute(problem, &own_m_inverse_, message);
 }
 
-bool Delassus::Compute(const GlobalProblem& problem,
-                       MInverse* m_inverse,
-                       std::string* message) {
-  Clear();
-  const int m = problem.m();
-  if (!ConsistentSizes(problem)) {
-    *message = DescribeSizes(problem);
-    return false;
-  }
-  if (!m_inverse->Factorize(message) ||
-      !m_inverse->factorization().CheckPositiveDefinite(message)) {
-    return false;
-  }
+bool Delassus::Reusable(const GlobalProblem& problem,
+                        const MInverse& m_inverse) const {
+  return built_owner_ == &m_inverse &&
+         built_factorizations_ == m_inverse.factorization().factorizations() &&
+         SameBits(problem.H, built_h_);
+}
+
+bool Delassus::Build(const GlobalProblem& problem,
+                     const MInverse& m_inverse,
+                     std::string* message) {
   // Connected components of M: M^-1 is block diagonal over them (see the
   // header), so each is factored and solved on its own (the global
   // factorization is reused when M is irreducible).
   ComponentGraph graph;
   BuildComponentGraph(problem, &graph);
-  ComponentWork work(problem, m);
+  ComponentWork work(problem, problem.m());
   std::vector<Contribution> contributions;
   for (int c = 0; c < graph.num_components; ++c) {
     if (!AddComponent(problem,
-                      m_inverse->factorization(),
+                      m_inverse.factorization(),
                       graph,
                       c,
                       &work,
                       &contributions,
                       message)) {
-      Clear();
       return false;
     }
   }
   AssembleBlockCsr(&contributions,
-                   m / 3,
+                   problem.m() / 3,
                    &row_start_,
                    &block_column_,
                    &blocks_,
                    &diagonal_index_);
+  built_owner_ = &m_inverse;
+  built_factorizations_ = m_inverse.factorization().factorizations();
+  built_h_ = problem.H;
+  built_h_.makeCompressed();
+  return true;
+}
+
+bool Delassus::Compute(const GlobalProblem& problem,
+                       MInverse* m_inverse,
+                       std::string* message) {
+  if (!ConsistentSizes(problem)) {
+    Clear();
+    *message = DescribeSizes(problem);
+    return false;
+  }
+  if (!m_inverse->Factorize(message) ||
+      !m_inverse->factorization().CheckPositiveDefinite(message)) {
+    Clear();
+    return false;
+  }
+  const bool reuse = Reusable(problem, *m_inverse);
+  if (!reuse) {
+    Clear();
+    if (!Build(problem, *m_inverse, message)) {
+      Clear();
+      return false;
+    }
+  }
   if (!m_inverse->ComputeQFree(message)) {
     *message = "solving M v = f gave non-finite values";
     Clear();
     return false;
   }
   m_inverse_ = m_inverse;
+  reused_ = reuse;
   return true;
 }
 

@@ -63,6 +63,11 @@ class Delassus {
   // *message when the sizes are inconsistent, M is singular or not positive
   // definite, or a solve is not finite; the object is then empty (nc() == 0,
   // factorization type kNone).
+  // Reuse (time stepping, issue 17): W is kept, not rebuilt, when the owner is
+  // the one of the last successful Compute() and still holds the same factors
+  // (it kept them across Bind() because M was bit for bit the same, see
+  // m_factorization.h) and problem.H is bit for bit the H W was built from;
+  // q_free is taken again. reused() tells which.
   bool Compute(const GlobalProblem& problem,
                MInverse* m_inverse,
                std::string* message);
@@ -92,6 +97,8 @@ class Delassus {
 
   int nc() const { return static_cast<int>(diagonal_index_.size()); }
   int m() const { return 3 * nc(); }
+  // Whether the last successful Compute() kept the W of the one before.
+  bool reused() const { return reused_; }
   // Number of stored 3 x 3 blocks (diagonal ones included).
   int num_blocks() const { return static_cast<int>(blocks_.size()); }
   MFactorizationType factorization_type() const {
@@ -144,6 +151,13 @@ class Delassus {
 
  private:
   void Clear();
+  // W from m_inverse's factors, and what it was built from; false (message
+  // set) when a solve is not finite.
+  bool Build(const GlobalProblem& problem,
+             const MInverse& m_inverse,
+             std::string* message);
+  // W was built from m_inverse's current factors and from problem.H.
+  bool Reusable(const GlobalProblem& problem, const MInverse& m_inverse) const;
 
   MInverse own_m_inverse_;               // for Compute(problem, message)
   const MInverse* m_inverse_ = nullptr;  // set by a successful Compute
@@ -152,6 +166,12 @@ class Delassus {
   std::vector<int> block_column_;        // num_blocks
   std::vector<Eigen::Matrix3d> blocks_;  // num_blocks
   std::vector<int> diagonal_index_;      // nc: position of W_aa in blocks_
+  // What the stored W was built from: the owner, its factorization count at
+  // the time (a new M means a new factorization), and a copy of H.
+  const MInverse* built_owner_ = nullptr;
+  int built_factorizations_ = -1;
+  SparseMatrix built_h_;
+  bool reused_ = false;
 };
 
 }  // namespace fcsn::internal

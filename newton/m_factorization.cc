@@ -5,6 +5,7 @@
 #include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -89,6 +90,23 @@ const char* ToString(MFactorizationType type) {
       return "sparse-lu";
   }
   return "?";
+}
+
+bool SameBits(const SparseMatrix& a, const SparseMatrix& b) {
+  if (!a.isCompressed() || !b.isCompressed() || a.rows() != b.rows() ||
+      a.cols() != b.cols() || a.nonZeros() != b.nonZeros()) {
+    return false;
+  }
+  const size_t outer = static_cast<size_t>(a.outerSize() + 1);
+  const size_t nnz = static_cast<size_t>(a.nonZeros());
+  return std::memcmp(a.outerIndexPtr(),
+                     b.outerIndexPtr(),
+                     outer * sizeof(*a.outerIndexPtr())) == 0 &&
+         std::memcmp(a.innerIndexPtr(),
+                     b.innerIndexPtr(),
+                     nnz * sizeof(*a.innerIndexPtr())) == 0 &&
+         std::memcmp(a.valuePtr(), b.valuePtr(), nnz * sizeof(*a.valuePtr())) ==
+             0;
 }
 
 struct MFactorization::Factors {
@@ -252,13 +270,22 @@ void MFactorization::DiagonalBlocks(
 
 void MInverse::Bind(const GlobalProblem& problem) {
   problem_ = &problem;
+  q_free_ready_ = false;
+  q_free_.resize(0);
+  q_free_norm_ = 0.0;
+  reused_factors_ = factored_ && SameBits(problem.M, factored_m_);
+  reused_blocks_ =
+      reused_factors_ && blocks_ready_ && SameBits(problem.H, blocks_h_);
+  if (!reused_blocks_) {
+    blocks_ready_ = false;
+    blocks_.clear();
+    blocks_h_.resize(0, 0);
+  }
+  if (reused_factors_) return;  // attempted_, factored_, symmetric_ hold
   factorization_.Reset();
   attempted_ = factored_ = symmetric_ = false;
   failure_.clear();
-  q_free_ready_ = blocks_ready_ = false;
-  q_free_.resize(0);
-  q_free_norm_ = 0.0;
-  blocks_.clear();
+  factored_m_.resize(0, 0);
 }
 
 bool MInverse::Factorize(std::string* message) {
@@ -271,6 +298,10 @@ bool MInverse::Factorize(std::string* message) {
     factored_ = factorization_.Factorize(problem_->M, &failure_);
     symmetric_ = factored_ &&
                  factorization_.type() == MFactorizationType::kSimplicialLdlt;
+    if (factored_) {
+      factored_m_ = problem_->M;
+      factored_m_.makeCompressed();
+    }
   }
   if (!factored_) *message = failure_;
   return factored_;
@@ -294,6 +325,8 @@ const std::vector<Eigen::Matrix3d>& MInverse::DiagonalBlocks() {
   if (!blocks_ready_ && factored_) {
     factorization_.DiagonalBlocks(problem_->H, &blocks_);
     blocks_ready_ = true;
+    blocks_h_ = problem_->H;
+    blocks_h_.makeCompressed();
   }
   return blocks_;
 }

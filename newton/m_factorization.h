@@ -30,6 +30,16 @@
 // Delassus operator, projected Jacobi and the error measures of a hybrid solve
 // share it.
 //
+// Reuse across solves (issue 17): in linear-elastic time stepping M (the
+// Moreau-Jean iteration matrix) and H are the same at every step, only f and
+// w change. Bind() keeps the numeric factors when the new M is bit for bit the
+// M they were made from (same size, pattern and value bits), and the blocks
+// W_aa when H is bit for bit the same too; q_free is always recomputed. The
+// test is an exact comparison with a stored copy of M and H (O(nnz(M) +
+// nnz(H)) time, one copy of each in memory), so reused data is never stale
+// and the results are the same bits as with a fresh factorization. A failed
+// factorization is never reused.
+//
 // Usage:
 //   MInverse m_inverse;                        // a Solver member
 //   m_inverse.Bind(problem);                   // each solve
@@ -55,6 +65,12 @@ enum class MFactorizationType {
   kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
 };
 const char* ToString(MFactorizationType type);
+
+// True when a and b are the same matrix bit for bit: sizes, compressed
+// patterns and the bits of every stored value (an uncompressed matrix is never
+// the same). Bits, not ==: equal bits give the same factors, and -0.0 or a
+// NaN must not pass for another value. O(nnz).
+bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
 
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
@@ -116,9 +132,15 @@ class MInverse {
   MInverse& operator=(const MInverse&) = delete;
 
   // Starts work on `problem` (kept by pointer: it must outlive the calls below
-  // that compute). Drops the factors and everything derived; the symbolic
-  // analysis survives an unchanged pattern of M.
+  // that compute). Drops q_free; keeps the factors when problem.M equals the
+  // factored M exactly, and the W_aa when problem.H equals theirs too (see the
+  // header comment), else drops them; the symbolic analysis survives an
+  // unchanged pattern of M.
   void Bind(const GlobalProblem& problem);
+  // Whether the last Bind() kept the factors (the blocks W_aa) of an earlier
+  // solve.
+  bool reused_factors() const { return reused_factors_; }
+  bool reused_blocks() const { return reused_blocks_; }
 
   // Factorizes M on the first call after Bind(), then returns that outcome
   // (and its message) again. False before any Bind().
@@ -142,6 +164,10 @@ class MInverse {
  private:
   const GlobalProblem* problem_ = nullptr;
   MFactorization factorization_;
+  SparseMatrix factored_m_;  // the M of factorization_ (when factored_)
+  SparseMatrix blocks_h_;    // the H of blocks_ (when blocks_ready_)
+  bool reused_factors_ = false;
+  bool reused_blocks_ = false;
   bool attempted_ = false;  // Factorize() ran since Bind()
   bool factored_ = false;   // ... and succeeded
   std::string failure_;     // ... or why not

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <limits>
 #include <ostream>
 #include <string>
@@ -344,6 +345,66 @@ TEST(DelassusTest, ZeroContacts) {
   Eigen::VectorXd v;
   ASSERT_TRUE(delassus.RecoverVelocity(problem, Eigen::VectorXd(), &v));
   EXPECT_EQ(v, problem.f);
+}
+
+}  // namespace
+}  // namespace fcsn::internal
+
+namespace fcsn::internal {
+namespace {
+
+// W equals that of a fresh Delassus on `problem` (entries and q_free).
+void ExpectFreshW(const Delassus& delassus, const GlobalProblem& problem) {
+  Delassus fresh;
+  std::string error;
+  ASSERT_TRUE(fresh.Compute(problem, &error)) << error;
+  EXPECT_EQ(SparseMatrix(delassus.ToSparse() - fresh.ToSparse()).norm(), 0.0);
+  EXPECT_EQ(delassus.num_blocks(), fresh.num_blocks());
+  EXPECT_EQ(delassus.q_free(), fresh.q_free());
+}
+
+// Time stepping: a new f keeps W (same owner, same factors of M, same H); the
+// smallest change of H or M, or another owner, builds it again. Rigid boxes
+// (one component of M per box) and an elastic lattice (one component).
+TEST(DelassusTest, KeepsWWhileMAndHAreUnchanged) {
+  for (const GlobalProblem& first :
+       {testing::MakeBoxStack(4, 0.5, 0.2),
+        testing::MakeLatticeOnFloor(4, 3, 2, 0.3, 1.2)}) {
+    MInverse m_inverse;
+    Delassus delassus;
+    std::string error;
+    m_inverse.Bind(first);
+    ASSERT_TRUE(delassus.Compute(first, &m_inverse, &error)) << error;
+    EXPECT_FALSE(delassus.reused());
+
+    GlobalProblem next = first;
+    next.f *= 1.5;
+    m_inverse.Bind(next);
+    ASSERT_TRUE(delassus.Compute(next, &m_inverse, &error)) << error;
+    EXPECT_TRUE(delassus.reused());
+    ExpectFreshW(delassus, next);
+
+    GlobalProblem h_changed = next;
+    double& h0 = h_changed.H.valuePtr()[0];
+    h0 = std::nextafter(h0, 2.0 * h0);
+    m_inverse.Bind(h_changed);
+    ASSERT_TRUE(delassus.Compute(h_changed, &m_inverse, &error)) << error;
+    EXPECT_FALSE(delassus.reused());
+    ExpectFreshW(delassus, h_changed);
+
+    GlobalProblem m_changed = h_changed;
+    double& m0 = m_changed.M.valuePtr()[0];
+    m0 = std::nextafter(m0, 2.0 * m0);
+    m_inverse.Bind(m_changed);
+    ASSERT_TRUE(delassus.Compute(m_changed, &m_inverse, &error)) << error;
+    EXPECT_FALSE(delassus.reused());
+    ExpectFreshW(delassus, m_changed);
+
+    MInverse other;
+    other.Bind(m_changed);
+    ASSERT_TRUE(delassus.Compute(m_changed, &other, &error)) << error;
+    EXPECT_FALSE(delassus.reused());
+  }
 }
 
 }  // namespace

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
@@ -101,6 +104,132 @@ TEST(MInverseTest, ReportsAFailedFactorizationWithoutRetrying) {
   EXPECT_EQ(m_inverse.factorization().factorizations(), 1);
   EXPECT_EQ(m_inverse.factorization().type(), MFactorizationType::kNone);
   EXPECT_TRUE(m_inverse.DiagonalBlocks().empty());
+}
+
+// Time stepping with a constant M and H (linear elasticity): the next step
+// (new f and w) keeps the factors and W_aa, and gets the q_free of a fresh
+// owner, bit for bit.
+TEST(MInverseTest, ReusesFactorsAndBlocksWhileMAndHAreUnchanged) {
+  const GlobalProblem first = testing::MakeLatticeOnFloor(4, 3, 2, 0.3, 1.2);
+  MInverse m_inverse;
+  ScalingData scaling;
+  std::string error;
+  m_inverse.Bind(first);
+  ASSERT_TRUE(ComputeScaling(first, RhoOptions(), &scaling, &error, &m_inverse))
+      << error;
+  EXPECT_FALSE(m_inverse.reused_factors());
+
+  GlobalProblem next = first;  // another object, same M and H
+  next.f *= 1.5;
+  next.w.setConstant(0.25);
+  m_inverse.Bind(next);
+  EXPECT_TRUE(m_inverse.reused_factors());
+  EXPECT_TRUE(m_inverse.reused_blocks());
+  ScalingData reused;
+  ASSERT_TRUE(ComputeScaling(next, RhoOptions(), &reused, &error, &m_inverse))
+      << error;
+  EXPECT_EQ(m_inverse.factorization().factorizations(), 1);
+
+  ScalingData fresh;
+  ASSERT_TRUE(ComputeScaling(next, RhoOptions(), &fresh, &error)) << error;
+  EXPECT_EQ(reused.q_free, fresh.q_free);
+  EXPECT_EQ(reused.rho, fresh.rho);
+  EXPECT_NE(reused.q_free, scaling.q_free);
+}
+
+// Stale factors would be wrong: the smallest change of one value of M (one
+// ulp of a diagonal entry), of H, or of the sign of a stored zero is caught,
+// and the results are those of a fresh owner.
+TEST(MInverseTest, DetectsTheSmallestChangeOfMOrH) {
+  const GlobalProblem first = testing::MakeLatticeOnFloor(4, 3, 2, 0.3, 1.2);
+  auto check = [&first](const GlobalProblem& next, bool same_m) {
+    MInverse m_inverse;
+    std::string error;
+    m_inverse.Bind(first);
+    ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+    m_inverse.DiagonalBlocks();
+    m_inverse.Bind(next);
+    EXPECT_EQ(m_inverse.reused_factors(), same_m);
+    EXPECT_FALSE(m_inverse.reused_blocks());
+    ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+    EXPECT_EQ(m_inverse.factorization().factorizations(), same_m ? 1 : 2);
+    MInverse fresh;
+    fresh.Bind(next);
+    ASSERT_TRUE(fresh.ComputeQFree(&error)) << error;
+    EXPECT_EQ(m_inverse.q_free(), fresh.q_free());
+    const std::vector<Eigen::Matrix3d> blocks = m_inverse.DiagonalBlocks();
+    const std::vector<Eigen::Matrix3d>& expected = fresh.DiagonalBlocks();
+    ASSERT_EQ(blocks.size(), expected.size());
+    for (size_t a = 0; a < blocks.size(); ++a)
+      EXPECT_EQ(blocks[a], expected[a]);
+  };
+  GlobalProblem m_ulp = first;
+  double& m00 = m_ulp.M.coeffRef(0, 0);
+  m00 = std::nextafter(m00, 2.0 * m00);
+  check(m_ulp, /*same_m=*/false);
+
+  GlobalProblem h_value = first;
+  double& h0 = h_value.H.valuePtr()[0];
+  h0 = std::nextafter(h0, 2.0 * h0);
+  check(h_value, /*same_m=*/true);
+
+  // An explicit zero of H stored as -0.0 (same pattern, == compares equal).
+  GlobalProblem with_zero = first;
+  with_zero.H.coeffRef(with_zero.n() - 1, 0) = 0.0;
+  with_zero.H.makeCompressed();
+  GlobalProblem minus_zero = with_zero;
+  minus_zero.H.coeffRef(with_zero.n() - 1, 0) = -0.0;
+  MInverse m_inverse;
+  std::string error;
+  m_inverse.Bind(with_zero);
+  ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+  m_inverse.DiagonalBlocks();
+  m_inverse.Bind(minus_zero);
+  EXPECT_TRUE(m_inverse.reused_factors());
+  EXPECT_FALSE(m_inverse.reused_blocks());
+}
+
+// A new pattern of M with the same entries per column and the same values (a
+// zero stored in another row) is a new M.
+TEST(MInverseTest, DetectsAMovedEntryOfM) {
+  const GlobalProblem first = testing::MakeLatticeOnFloor(3, 3, 2, 0.3, 1.2);
+  const int p = first.n() - 2;
+  const int q = first.n() - 1;
+  // Explicit zeros far from the diagonal: a at (p, 0), (q, 1), b at (q, 0),
+  // (p, 1), and their transposes; each column gains one entry in both.
+  auto with_zeros = [&first](int row0, int row1) {
+    GlobalProblem x = first;
+    x.M.coeffRef(row0, 0) = x.M.coeffRef(0, row0) = 0.0;
+    x.M.coeffRef(row1, 1) = x.M.coeffRef(1, row1) = 0.0;
+    x.M.makeCompressed();
+    return x;
+  };
+  const GlobalProblem a = with_zeros(p, q);
+  const GlobalProblem b = with_zeros(q, p);
+  ASSERT_EQ(a.M.nonZeros(), b.M.nonZeros());
+  ASSERT_TRUE(std::equal(a.M.outerIndexPtr(),
+                         a.M.outerIndexPtr() + a.n() + 1,
+                         b.M.outerIndexPtr()));
+  MInverse m_inverse;
+  std::string error;
+  m_inverse.Bind(a);
+  ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+  m_inverse.Bind(b);
+  EXPECT_FALSE(m_inverse.reused_factors());
+}
+
+// A failed factorization is never carried into the next solve.
+TEST(MInverseTest, DoesNotReuseAFailure) {
+  GlobalProblem p = testing::MakeLatticeOnFloor(3, 3, 2, 0.3, 0.5);
+  p.M *= 0.0;
+  MInverse m_inverse;
+  std::string error;
+  m_inverse.Bind(p);
+  EXPECT_FALSE(m_inverse.Factorize(&error));
+  m_inverse.Bind(p);
+  EXPECT_FALSE(m_inverse.reused_factors());
+  EXPECT_FALSE(m_inverse.Factorize(&error));
+  EXPECT_EQ(m_inverse.factorization().factorizations(), 2);
 }
 
 TEST(MInverseTest, UnboundOwnerFailsCleanly) {
