@@ -79,8 +79,9 @@ class Solver {
   //
   // Collective: every rank calls it with the same problem, options and
   // guess (a fingerprint of H, f, w, mu, the guess and the main options is
-  // compared; a difference fails the solve on every rank). Every rank gets
-  // the same summary and solution (up to nothing: the same bits). A failure
+  // compared; a difference fails the solve on every rank), and an
+  // iteration_callback must answer the same on every rank. Every rank gets
+  // the same status, iterations and solution bits. A failure
   // on one rank (a local entry out of range or not finite, sizes that differ)
   // is a kInvalidInput of the solve on every rank, with one message naming
   // the first failing rank; no rank waits for another that gave up.
@@ -94,8 +95,9 @@ class Solver {
   // the summed M, ...) up to round-off (the sums are taken in another
   // order). Reuse across calls: the analyses are kept while the patterns of
   // H and of every rank's entries are unchanged, the factors of M while
-  // every rank's entries are bit for bit unchanged. In the seq flavour there
-  // is one process and local_m is the whole M.
+  // every rank's entries are bit for bit unchanged. Setup() is for a
+  // replicated M; this overload analyses on its first call. In the seq
+  // flavour there is one process and local_m is the whole M.
   SolverSummary Solve(const GlobalProblem& problem,
                       const LocalMatrixEntries& local_m,
                       const Solution* guess,
