@@ -259,6 +259,21 @@ TEST(DistributedSolveTest, InvalidEntryOnLastRankFailsEveryRank) {
   EXPECT_EQ(ok.status, SolverStatus::kConverged) << ok.message;
 }
 
+TEST(DistributedSolveTest, ReplicatedDataThatDifferFailEveryRank) {
+  if (CommSize(kMpiCommWorld) < 2) GTEST_SKIP() << "needs 2 processes";
+  GlobalProblem problem = testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 0.5, 0.0);
+  const LocalMatrixEntries local = Share(problem.M, Partition::kRows);
+  problem.f[0] += CommRank(kMpiCommWorld);  // f differs on rank 1
+  Solver solver(
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier));
+  Solution x;
+  const SolverSummary s = solver.Solve(WithoutM(problem), local, nullptr, &x);
+  EXPECT_EQ(s.status, SolverStatus::kInvalidInput);
+  EXPECT_NE(s.message.find("differ between ranks"), std::string::npos)
+      << s.message;
+  EXPECT_TRUE(Everywhere(Bits(s.message)));
+}
+
 TEST(DistributedSolveTest, RefusesWhatItDoesNotSupport) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 0.5, 0.0);
