@@ -89,7 +89,8 @@ class Solver {
   // Scope: SolverType::kNewton with any formulation, line search and rho
   // rule. kInvalidInput for SolverType::kNsgs and kHybrid (they need W or
   // M^-1 per contact), for a linear solver other than MUMPS, for
-  // m_upper_triangle = true and for a problem.M with stored entries.
+  // m_upper_triangle = true, for a problem.M with stored entries and for
+  // n = 0 (MUMPS needs a positive size).
   // FactorizationPrecision::kMixed is solved in double precision
   // (distributed MUMPS is d-MUMPS). Results agree with Solve(problem with
   // the summed M, ...) up to round-off (the sums are taken in another

@@ -197,6 +197,20 @@ TEST(DistributedSolveTest, GeneratedWallStepMatchesReplicated) {
   }
 }
 
+TEST(DistributedSolveTest, NoContactsSolvesMvEqualsF) {
+  GlobalProblem problem = testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 0.5, 0.0);
+  problem.H.resize(problem.n(), 0);
+  problem.H.makeCompressed();
+  problem.w.resize(0);
+  problem.mu.resize(0);
+  for (Partition p : kPartitions) {
+    ExpectSameAsReplicated(
+        problem,
+        NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier),
+        p);
+  }
+}
+
 TEST(DistributedSolveTest, ReusesAnalysisAndFactorsAcrossSteps) {
   const GlobalProblem problem =
       testing::MakeLatticeOnFloor(3, 3, 2, 0.5, 0.5, 0.0);
@@ -214,7 +228,13 @@ TEST(DistributedSolveTest, ReusesAnalysisAndFactorsAcrossSteps) {
   ASSERT_EQ(second.status, SolverStatus::kConverged) << second.message;
   EXPECT_EQ(second.analyses, 0);
   EXPECT_EQ(second.iterations, first.iterations);
-  EXPECT_EQ(Bits(y.v), Bits(x.v));
+  // One process: the same factors, the same bits. Several: MPI MUMPS may
+  // sum in another order from one factorization to the next (round-off).
+  if (CommSize(kMpiCommWorld) == 1) {
+    EXPECT_EQ(Bits(y.v), Bits(x.v));
+  } else {
+    EXPECT_LE(testing::RelativeDistance(y.v, x.v), 1e-8);
+  }
   // New values of M (stiffer): the factors must not be reused.
   GlobalProblem stiffer = problem;
   stiffer.M *= 2.0;
