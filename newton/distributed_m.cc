@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "linalg/mumps_comm.h"
+#include "newton/m_factorization.h"
 #include "problem/error_measures_detail.h"
 
 namespace fcsn::internal {
@@ -97,7 +98,7 @@ std::string OutOfScope(const SolverOptions& options,
   return "";
 }
 
-bool SameBits(const std::vector<double>& a, const std::vector<double>& b) {
+bool SameValueBits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() &&
          (a.empty() ||
           std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
@@ -146,6 +147,7 @@ void DistributedM::Reset() {
   analyzed_cols_.clear();
   factored_ = false;
   factored_values_.clear();
+  blocks_ready_ = false;
 }
 
 bool DistributedM::Factorize(const LinearSolverOptions& options,
@@ -173,10 +175,11 @@ bool DistributedM::Factorize(const LinearSolverOptions& options,
     analyzed_rows_ = m.rows();
     analyzed_cols_ = m.cols();
   }
-  reused_factors_ =
-      !AnyRank(!factored_ || !SameBits(m.values(), factored_values_), comm);
+  reused_factors_ = !AnyRank(
+      !factored_ || !SameValueBits(m.values(), factored_values_), comm);
   if (reused_factors_) return true;
   factored_ = false;
+  blocks_ready_ = false;
   if (solver_->Factorize(m.values().data(), message) !=
       LinearSolverStatus::kSuccess) {
     return false;
@@ -186,31 +189,38 @@ bool DistributedM::Factorize(const LinearSolverOptions& options,
   return true;
 }
 
-std::vector<Eigen::Matrix3d> DistributedM::DiagonalBlocks(
-    const SparseMatrix& H, std::string* message) {
+bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
+  // H is replicated: every rank takes the same branch.
+  reused_blocks_ = blocks_ready_ && SameBits(H, blocks_h_);
+  if (reused_blocks_) return true;
+  blocks_ready_ = false;
   // W_aa(:, k) = H_a^T M^-1 H_(3a+k): one solve per column of H (collective,
   // the same sequence on every rank); symmetrized as MFactorization's LU
   // blocks are.
   const int nc = static_cast<int>(H.cols() / 3);
-  std::vector<Eigen::Matrix3d> blocks(nc, Eigen::Matrix3d::Zero());
+  blocks_.assign(nc, Eigen::Matrix3d::Zero());
   Eigen::VectorXd x;
   for (int a = 0; a < nc; ++a) {
-    Eigen::Matrix3d& Wa = blocks[a];
+    Eigen::Matrix3d& Wa = blocks_[a];
     for (int k = 0; k < 3; ++k) {
       x = Eigen::VectorXd(H.col(3 * a + k));
       if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess)
-        return {};
+        return false;
       for (int l = 0; l < 3; ++l) Wa(l, k) = H.col(3 * a + l).dot(x);
     }
     Wa = 0.5 * (Wa + Wa.transpose()).eval();
   }
-  return blocks;
+  blocks_h_ = H;
+  blocks_h_.makeCompressed();
+  blocks_ready_ = true;
+  return true;
 }
 
 bool DistributedM::ComputeScaling(const GlobalProblem& problem,
                                   const SolverOptions& options,
                                   ScalingData* scaling,
                                   std::string* message) {
+  reused_blocks_ = false;
   if (!Factorize(options.linear_solver, message)) {
     *message = "M distributed: M cannot be factorized: " + *message;
     return false;
@@ -225,16 +235,13 @@ bool DistributedM::ComputeScaling(const GlobalProblem& problem,
   scaling->q_free_norm = scaling->q_free.norm();
   switch (options.rho.rule) {
     case RhoRule::kExactDelassus:
-    case RhoRule::kSplitExactDelassus: {
-      const std::vector<Eigen::Matrix3d> blocks =
-          DiagonalBlocks(problem.H, message);
-      if (static_cast<int>(blocks.size()) != problem.nc()) {
+    case RhoRule::kSplitExactDelassus:
+      if (!DiagonalBlocks(problem.H, message)) {
         *message = "M distributed: a solve for W_aa failed: " + *message;
         return false;
       }
-      scaling->rho = RhoFromBlocks(blocks, options.rho);
+      scaling->rho = RhoFromBlocks(blocks_, options.rho);
       break;
-    }
     case RhoRule::kDiagonalEstimate:
       scaling->rho = RhoFromBlocks(
           DiagonalEstimateBlocks(problem.H, matrix_->Diagonal()), options.rho);

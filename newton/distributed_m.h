@@ -27,7 +27,8 @@
 // Reuse across solves (time stepping): the analysis of M is kept while every
 // rank's pattern is unchanged, the factors while every rank's entries are
 // unchanged bit for bit (compared with a local copy, decided by AnyRank);
-// only the local entries are compared, never a gathered M.
+// only the local entries are compared, never a gathered M. The blocks W_aa
+// are kept with the factors while H (replicated) is bit for bit unchanged.
 #ifndef FCSN_NEWTON_DISTRIBUTED_M_H_
 #define FCSN_NEWTON_DISTRIBUTED_M_H_
 
@@ -70,13 +71,16 @@ class DistributedM {
                       const SolverOptions& options,
                       ScalingData* scaling,
                       std::string* message);
-  // Whether the last ComputeScaling() kept the factors of an earlier solve.
+  // Whether the last ComputeScaling() kept the factors (the blocks W_aa) of
+  // an earlier solve.
   bool reused_factors() const { return reused_factors_; }
+  bool reused_blocks() const { return reused_blocks_; }
 
  private:
   bool Factorize(const LinearSolverOptions& options, std::string* message);
-  std::vector<Eigen::Matrix3d> DiagonalBlocks(const SparseMatrix& H,
-                                              std::string* message);
+  // W_aa for every contact (cached, see above); false with a message when a
+  // solve fails.
+  bool DiagonalBlocks(const SparseMatrix& H, std::string* message);
 
   std::unique_ptr<DistributedMatrix> matrix_;
   std::unique_ptr<DistributedMumpsSolver> solver_;
@@ -85,6 +89,12 @@ class DistributedM {
   bool factored_ = false;
   std::vector<double> factored_values_;
   bool reused_factors_ = false;
+  // W_aa of the exact rho rules, kept with the factors while H is bit for
+  // bit the H they were computed with (3 nc solves saved per time step).
+  bool blocks_ready_ = false;
+  bool reused_blocks_ = false;
+  std::vector<Eigen::Matrix3d> blocks_;
+  SparseMatrix blocks_h_;
 };
 
 // y = M v: problem.M * v, or the distributed product when distributed_m is

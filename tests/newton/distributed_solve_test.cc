@@ -20,6 +20,7 @@
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 #include "linalg/mumps_comm.h"
+#include "newton/distributed_m.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -246,6 +247,41 @@ TEST(DistributedSolveTest, ReusesAnalysisAndFactorsAcrossSteps) {
   ASSERT_EQ(third.status, want.status) << third.message;
   EXPECT_EQ(third.iterations, want.iterations);
   EXPECT_LE(testing::RelativeDistance(y.v, expected.v), 1e-8);
+}
+
+// The owner of M's factorization keeps the factors and the blocks W_aa while
+// every rank's entries and H are unchanged, and drops them otherwise.
+TEST(DistributedMTest, KeepsFactorsAndBlocksWhileUnchanged) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 0.5, 0.0);
+  const GlobalProblem without = WithoutM(problem);
+  const SolverOptions options =
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier);
+  internal::DistributedM m;
+  internal::ScalingData first, again, stiffer;
+  std::string message;
+  auto scale = [&](const SparseMatrix& M, internal::ScalingData* scaling) {
+    ASSERT_EQ(m.Bind(options, without, Share(M, Partition::kRows), nullptr),
+              "");
+    ASSERT_TRUE(m.ComputeScaling(without, options, scaling, &message))
+        << message;
+  };
+  scale(problem.M, &first);
+  EXPECT_FALSE(m.reused_factors());
+  EXPECT_FALSE(m.reused_blocks());
+  scale(problem.M, &again);
+  EXPECT_TRUE(m.reused_factors());
+  EXPECT_TRUE(m.reused_blocks());
+  EXPECT_EQ(Bits(again.rho), Bits(first.rho));
+  // q_free is solved again on the kept factors (MPI MUMPS' solve may sum in
+  // another order with several processes).
+  EXPECT_LE(testing::RelativeDistance(again.q_free, first.q_free), 1e-12);
+  const SparseMatrix doubled = 2.0 * problem.M;
+  scale(doubled, &stiffer);
+  EXPECT_FALSE(m.reused_factors());
+  EXPECT_FALSE(m.reused_blocks());
+  // W_aa halves when M doubles: rho doubles (to round-off).
+  EXPECT_LE(testing::RelativeDistance(stiffer.rho, 2.0 * first.rho), 1e-12);
 }
 
 TEST(DistributedSolveTest, InvalidEntryOnLastRankFailsEveryRank) {
