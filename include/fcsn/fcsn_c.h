@@ -226,10 +226,10 @@ int fcsn_solve(fcsn_solver* solver,
  * any partition (a rank may hold nothing: nnz = 0, NULL arrays), repeated
  * entries summed, also across ranks; both triangles (no upper-triangle form). */
 typedef struct fcsn_local_triplets {
-  int32_t nnz;           /* entries on this rank, >= 0 */
-  const int32_t* rows;   /* nnz global row indices */
-  const int32_t* cols;   /* nnz global column indices */
-  const double* values;  /* nnz values */
+  int32_t nnz;          /* entries on this rank, >= 0 */
+  const int32_t* rows;  /* nnz global row indices */
+  const int32_t* cols;  /* nnz global column indices */
+  const double* values; /* nnz values */
 } fcsn_local_triplets;
 
 /* fcsn_solve with M given as this rank's entries local_M: the solver's

@@ -19,13 +19,13 @@ static int failures = 0;
 static int rank = 0;
 static int size = 1;
 
-#define CHECK(cond)                                                       \
-  do {                                                                    \
-    if (!(cond)) {                                                        \
-      fprintf(stderr, "[rank %d] %s:%d: %s\n", rank, __FILE__, __LINE__, \
-              #cond);                                                     \
-      ++failures;                                                         \
-    }                                                                     \
+#define CHECK(cond)                                                          \
+  do {                                                                       \
+    if (!(cond)) {                                                           \
+      fprintf(                                                               \
+          stderr, "[rank %d] %s:%d: %s\n", rank, __FILE__, __LINE__, #cond); \
+      ++failures;                                                            \
+    }                                                                        \
   } while (0)
 
 enum { kN = 9, kNc = 3, kM = 9, kMnz = 3 * kN - 2 };
@@ -166,8 +166,8 @@ static void TestBadEntryOnLastRankFailsEveryRank(void) {
   /* A NULL local_M on the last rank only: the same collective failure. */
   Share(&local);
   t.nnz = local.nnz;
-  CHECK(fcsn_solve_distributed(solver, rank == size - 1 ? NULL : &t, NULL,
-                               NULL) == FCSN_OK);
+  CHECK(fcsn_solve_distributed(
+            solver, rank == size - 1 ? NULL : &t, NULL, NULL) == FCSN_OK);
   CHECK(fcsn_get_info(solver, &info) == FCSN_OK);
   CHECK(info.status == FCSN_STATUS_INVALID_INPUT);
   CHECK(strstr(fcsn_message(solver), expected) != NULL);
