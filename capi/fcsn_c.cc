@@ -34,6 +34,7 @@ struct fcsn_solver {
   fcsn::SolverOptions options;
   fcsn::Solver solver;
   fcsn::GlobalProblem problem;
+  int index_base = 0;                    // of the setup's problem
   fcsn::ProblemViewConverter converter;  // built problem; keeps the slot maps
   fcsn::Solution solution;
   fcsn::SolverSummary summary;
@@ -283,6 +284,63 @@ void RecordSolve(fcsn_solver* s) {
   s->message = sum.message;
 }
 
+// fcsn_solve and fcsn_solve_distributed (local_m: nullptr for the former).
+int Solve(const char* function,
+          fcsn_solver* solver,
+          const fcsn::LocalMatrixEntries* local_m,
+          const double* v_guess,
+          const double* r_guess) {
+  if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
+  if ((v_guess == nullptr) != (r_guess == nullptr)) {
+    solver->message =
+        std::string(function) + ": give both v_guess and r_guess, or neither";
+    return FCSN_INVALID_ARGUMENT;
+  }
+  return Guarded(&solver->message, [&]() -> int {
+    fcsn::Solution guess;
+    const fcsn::Solution* guess_ptr = nullptr;
+    if (v_guess != nullptr) {
+      guess.v = CopyVector(v_guess, solver->problem.n());
+      guess.r = CopyVector(r_guess, solver->problem.m());
+      guess_ptr = &guess;
+    }
+    solver->summary =
+        local_m != nullptr
+            ? solver->solver.Solve(
+                  solver->problem, *local_m, guess_ptr, &solver->solution)
+            : solver->solver.Solve(
+                  solver->problem, guess_ptr, &solver->solution);
+    solver->solved = true;
+    RecordSolve(solver);
+    return FCSN_OK;
+  });
+}
+
+// The C triplets as 0-based LocalMatrixEntries. A malformed local_M (NULL,
+// nnz < 0, NULL arrays) is not refused here, where only this rank would see
+// it: it becomes entries of different counts, which the solve's collective
+// check refuses on every rank, naming this one.
+fcsn::LocalMatrixEntries ToLocalEntries(const fcsn_local_triplets* t,
+                                        int base) {
+  fcsn::LocalMatrixEntries local;
+  const bool malformed =
+      t == nullptr || t->nnz < 0 ||
+      (t->nnz > 0 &&
+       (t->rows == nullptr || t->cols == nullptr || t->values == nullptr));
+  if (malformed) {
+    local.rows.assign(1, 0);  // one row, no column: a size mismatch
+    return local;
+  }
+  local.rows.resize(t->nnz);
+  local.cols.resize(t->nnz);
+  local.values.assign(t->values, t->values + t->nnz);
+  for (int32_t k = 0; k < t->nnz; ++k) {
+    local.rows[k] = t->rows[k] - base;
+    local.cols[k] = t->cols[k] - base;
+  }
+  return local;
+}
+
 }  // namespace
 
 extern "C" {
@@ -382,11 +440,15 @@ int fcsn_setup(fcsn_solver** solver,
     auto s = std::make_unique<fcsn_solver>(options);
     c = BuildProblem(problem, &s->converter, &s->problem);
     if (!c.ok()) return c.error;
+    s->index_base = problem->index_base;
     s->info.status = FCSN_STATUS_UNSOLVED;
     // Structure-only work now; a failure here (e.g. a structurally singular
-    // Newton matrix) is reported again by the first solve.
-    const fcsn::SetupSummary setup = s->solver.Setup(s->problem);
-    if (!setup.IsReady()) s->message = setup.message;
+    // Newton matrix) is reported again by the first solve. An M without
+    // entries is a distributed M (fcsn_solve_distributed): nothing to do.
+    if (s->problem.M.nonZeros() > 0) {
+      const fcsn::SetupSummary setup = s->solver.Setup(s->problem);
+      if (!setup.IsReady()) s->message = setup.message;
+    }
     *solver = s.release();
     return FCSN_OK;
   });
@@ -438,24 +500,18 @@ int fcsn_update_settings(fcsn_solver* solver, const fcsn_settings* settings) {
 int fcsn_solve(fcsn_solver* solver,
                const double* v_guess,
                const double* r_guess) {
+  return Solve("fcsn_solve", solver, nullptr, v_guess, r_guess);
+}
+
+int fcsn_solve_distributed(fcsn_solver* solver,
+                           const fcsn_local_triplets* local_M,
+                           const double* v_guess,
+                           const double* r_guess) {
   if (solver == nullptr) return FCSN_INVALID_ARGUMENT;
-  if ((v_guess == nullptr) != (r_guess == nullptr)) {
-    solver->message = "fcsn_solve: give both v_guess and r_guess, or neither";
-    return FCSN_INVALID_ARGUMENT;
-  }
   return Guarded(&solver->message, [&]() -> int {
-    fcsn::Solution guess;
-    const fcsn::Solution* guess_ptr = nullptr;
-    if (v_guess != nullptr) {
-      guess.v = CopyVector(v_guess, solver->problem.n());
-      guess.r = CopyVector(r_guess, solver->problem.m());
-      guess_ptr = &guess;
-    }
-    solver->summary =
-        solver->solver.Solve(solver->problem, guess_ptr, &solver->solution);
-    solver->solved = true;
-    RecordSolve(solver);
-    return FCSN_OK;
+    const fcsn::LocalMatrixEntries local =
+        ToLocalEntries(local_M, solver->index_base);
+    return Solve("fcsn_solve_distributed", solver, &local, v_guess, r_guess);
   });
 }
 

@@ -5,41 +5,19 @@
 #include <cmath>
 #include <utility>
 
+#include "linalg/local_entries.h"
 #include "linalg/mumps_comm.h"
 
 namespace fcsn::internal {
 namespace {
 
-// Reasons a rank refuses its local entries (codes of FirstFailure()).
-enum LocalError : int {
-  kLocalOk = 0,
-  kSizeMismatch = 1,
-  kIndexOutOfRange = 2,
-  kNotFinite = 3,
-};
-
-int CheckLocal(int rows,
-               int cols,
-               const std::vector<int>& r,
-               const std::vector<int>& c,
-               const std::vector<double>& v) {
-  if (r.size() != c.size() || r.size() != v.size()) return kSizeMismatch;
-  for (size_t k = 0; k < r.size(); ++k) {
-    if (r[k] < 0 || r[k] >= rows || c[k] < 0 || c[k] >= cols) {
-      return kIndexOutOfRange;
-    }
-    if (!std::isfinite(v[k])) return kNotFinite;
-  }
-  return kLocalOk;
-}
-
 const char* LocalErrorText(int code) {
   switch (code) {
-    case kSizeMismatch:
+    case kLocalSizeMismatch:
       return "its local rows, columns and values differ in size";
-    case kIndexOutOfRange:
+    case kLocalIndexOutOfRange:
       return "a local entry's row or column is outside the matrix";
-    case kNotFinite:
+    case kLocalNotFinite:
       return "a local value is not finite";
     default:
       return "invalid local entries";
@@ -67,9 +45,9 @@ std::unique_ptr<DistributedMatrix> DistributedMatrix::Create(
     Fail("the sizes must be the same (and >= 0) on every rank", message);
     return nullptr;
   }
-  const RankFailure failure =
-      FirstFailure(CheckLocal(rows, cols, local_rows, local_cols, local_values),
-                   communicator);
+  const RankFailure failure = FirstFailure(
+      CheckLocalEntries(rows, cols, local_rows, local_cols, &local_values),
+      communicator);
   if (failure.rank >= 0) {
     Fail("rank " + std::to_string(failure.rank) + ": " +
              LocalErrorText(failure.code),
@@ -95,6 +73,17 @@ std::unique_ptr<DistributedMatrix> DistributedMatrix::Create(
 void DistributedMatrix::Multiply(const Eigen::VectorXd& x,
                                  Eigen::VectorXd* y) const {
   y->noalias() = local_ * x;
+  SumOverRanks(y->data(), static_cast<int>(y->size()), communicator_);
+}
+
+void DistributedMatrix::MultiplyAbs(const Eigen::VectorXd& x,
+                                    Eigen::VectorXd* y) const {
+  y->setZero(local_.rows());
+  for (int j = 0; j < local_.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(local_, j); it; ++it) {
+      (*y)[it.row()] += std::abs(it.value() * x[j]);
+    }
+  }
   SumOverRanks(y->data(), static_cast<int>(y->size()), communicator_);
 }
 

@@ -11,6 +11,10 @@
 //                    multiplies its local entries, the partial products are
 //                    summed over the ranks (SumOverRanks: on the host, then
 //                    broadcast), so y is bitwise the same on every rank;
+//   MultiplyAbs(x, &y)  y = sum over ranks p of |A_p| |x|, A_p the sum of
+//                    p's local entries (the componentwise scale |A| |x| of an
+//                    error measure; an entry split over several ranks counts
+//                    each part's magnitude), summed the same way;
 //   Diagonal()       diag(A), summed the same way;
 //   rows(), cols(), values()  the local entries, in the order
 //                    DistributedMumpsSolver (mumps_distributed.h) takes them.
@@ -50,6 +54,8 @@ class DistributedMatrix {
 
   // y = A x (collective; x has num_cols() entries, the same on every rank).
   void Multiply(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  // y = sum over ranks of |A_p| |x| (collective; see the top of the file).
+  void MultiplyAbs(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   // diag(A) (collective).
   Eigen::VectorXd Diagonal() const;
 

@@ -3,31 +3,25 @@
 // mumps_instance.h on the local coordinates.
 #include "linalg/mumps_distributed.h"
 
-#include <cmath>
 #include <utility>
 
+#include "linalg/local_entries.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_instance.h"
 
 namespace fcsn::internal {
 namespace {
 
-// Reasons a rank refuses its local input (codes of FirstFailure()).
-enum LocalError : int {
-  kLocalOk = 0,
-  kSizeMismatch = 1,
-  kIndexOutOfRange = 2,
-  kNotFinite = 3,
-  kRhsSize = 4,
-};
+// A reason beyond linalg/local_entries.h's (codes of FirstFailure()).
+constexpr int kRhsSize = kLocalNotFinite + 1;
 
 const char* LocalErrorText(int code) {
   switch (code) {
-    case kSizeMismatch:
+    case kLocalSizeMismatch:
       return "its local rows and columns differ in size";
-    case kIndexOutOfRange:
+    case kLocalIndexOutOfRange:
       return "a local entry's row or column is outside 0..n-1";
-    case kNotFinite:
+    case kLocalNotFinite:
       return "a local value (or a right-hand side entry) is not finite";
     case kRhsSize:
       return "its right-hand side does not have n entries";
@@ -51,25 +45,6 @@ LinearSolverStatus Agree(int local_code,
       std::string("distributed MUMPS input, ") + phase + ": rank " +
           std::to_string(failure.rank) + ": " + LocalErrorText(failure.code),
       message);
-}
-
-int CheckEntries(int n,
-                 const std::vector<int>& rows,
-                 const std::vector<int>& cols) {
-  if (rows.size() != cols.size()) return kSizeMismatch;
-  for (size_t k = 0; k < rows.size(); ++k) {
-    if (rows[k] < 0 || rows[k] >= n || cols[k] < 0 || cols[k] >= n) {
-      return kIndexOutOfRange;
-    }
-  }
-  return kLocalOk;
-}
-
-int CheckFinite(const double* x, size_t size) {
-  for (size_t k = 0; k < size; ++k) {
-    if (!std::isfinite(x[k])) return kNotFinite;
-  }
-  return kLocalOk;
 }
 
 }  // namespace
@@ -122,7 +97,10 @@ LinearSolverStatus DistributedMumpsSolver::Analyze(int n,
         message);
   }
   if (const LinearSolverStatus status =
-          Agree(CheckEntries(n, rows, cols), "analysis", comm, message);
+          Agree(CheckLocalEntries(n, n, rows, cols, nullptr),
+                "analysis",
+                comm,
+                message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
@@ -156,7 +134,7 @@ LinearSolverStatus DistributedMumpsSolver::Factorize(const double* values,
                                  message);
   }
   if (const LinearSolverStatus status =
-          Agree(CheckFinite(values, m.input.irn.size()),
+          Agree(CheckFiniteValues(values, m.input.irn.size()),
                 "factorization",
                 m.options.mpi_communicator,
                 message);
@@ -180,7 +158,7 @@ LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::VectorXd* rhs,
   }
   const int local = rhs->size() != m.input.n
                         ? kRhsSize
-                        : CheckFinite(rhs->data(), rhs->size());
+                        : CheckFiniteValues(rhs->data(), rhs->size());
   if (const LinearSolverStatus status =
           Agree(local, "solve", m.options.mpi_communicator, message);
       status != LinearSolverStatus::kSuccess) {

@@ -156,6 +156,11 @@ void NewtonSystem::ScaledValues(double row_eq,
       (*scaled)[p] = values_[p] * (row * column);
     }
   }
+  if (distributed_m_ == nullptr) return;
+  const std::vector<double>& local = distributed_m_->values();
+  scaled->resize(values_.size() + local.size());
+  for (size_t k = 0; k < local.size(); ++k)
+    (*scaled)[values_.size() + k] = local[k] * (row_eq * column_v);
 }
 
 void NewtonSystem::Multiply(const Eigen::VectorXd& x,
@@ -166,6 +171,10 @@ void NewtonSystem::Multiply(const Eigen::VectorXd& x,
       (*y)[pattern_.row_index[p]] += values_[p] * x[j];
     }
   }
+  if (distributed_m_ == nullptr) return;
+  Eigen::VectorXd mx;  // allocates: only for a regularized step's slope
+  distributed_m_->Multiply(x.head(n_), &mx);
+  y->head(n_) += mx;
 }
 
 bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
@@ -173,7 +182,9 @@ bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
          m_pattern_.Matches(problem.M) && h_pattern_.Matches(problem.H);
 }
 
-void NewtonSystem::SetMatrixValues(const GlobalProblem& problem) {
+void NewtonSystem::SetMatrixValues(const GlobalProblem& problem,
+                                   const DistributedMatrix* distributed_m) {
+  distributed_m_ = distributed_m;
   const SparseMatrix& M = problem.M;
   const SparseMatrix& H = problem.H;
   std::fill(values_.begin(), values_.end(), 0.0);
@@ -208,7 +219,12 @@ void NewtonSystem::Evaluate(const GlobalProblem& problem,
                             bool with_jacobian) {
   u_.noalias() = problem.H.transpose() * v;
   u_ += problem.w;
-  G_.head(n_).noalias() = problem.M * v;
+  if (distributed_m_ != nullptr) {
+    distributed_m_->Multiply(v, &Mv_);
+    G_.head(n_) = Mv_;
+  } else {
+    G_.head(n_).noalias() = problem.M * v;
+  }
   G_.head(n_).noalias() -= problem.H * r;
   G_.head(n_) -= problem.f;
   if (!with_jacobian) {

@@ -26,6 +26,7 @@
 
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
+#include "linalg/distributed_matrix.h"
 #include "linalg/linear_solver.h"
 #include "newton/stored_pattern.h"
 
@@ -41,8 +42,15 @@ class NewtonSystem {
   // comparison).
   bool SamePattern(const GlobalProblem& problem) const;
 
-  // Writes the constant blocks M and -H into the values of J.
-  void SetMatrixValues(const GlobalProblem& problem);
+  // Writes the constant blocks M and -H into the values of J. With
+  // distributed_m (kept by pointer until the next call; issue 14,
+  // newton/distributed_m.h) problem.M is empty and M is that matrix: J's M
+  // block then holds only its diagonal slots (zeros), M v in Evaluate() and
+  // J x in Multiply() are the distributed products (collective), and
+  // ScaledValues() appends this rank's scaled entries of M after J's values
+  // (the input of DistributedJacobianSolver).
+  void SetMatrixValues(const GlobalProblem& problem,
+                       const DistributedMatrix* distributed_m = nullptr);
 
   // Computes u = H^T v + w, the residual G(z) and, if with_jacobian, the values
   // of A H^T and B. Allocation-free after Build().
@@ -90,6 +98,7 @@ class NewtonSystem {
 
   int n_ = 0;
   int m_ = 0;
+  const DistributedMatrix* distributed_m_ = nullptr;
   SparsityPattern pattern_;
   std::vector<double> values_;
   // Copies of the input patterns, to detect a change.
@@ -108,7 +117,7 @@ class NewtonSystem {
   std::vector<int> B_slots_;
   std::vector<int> contact_diagonal_slots_;
   // Workspace.
-  Eigen::VectorXd u_, G_, F_;
+  Eigen::VectorXd u_, G_, F_, Mv_;
   std::vector<Eigen::Matrix3d> A_, B_;
 };
 

@@ -56,14 +56,17 @@ Eigen::Vector3d ContactRho(const Eigen::Matrix3d& Wa,
 
 std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(
     const GlobalProblem& problem) {
-  const int nc = problem.nc();
-  const Eigen::VectorXd d = problem.M.diagonal();
+  return DiagonalEstimateBlocks(problem.H, problem.M.diagonal());
+}
+
+std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(const SparseMatrix& H,
+                                                    const Eigen::VectorXd& d) {
+  const int nc = static_cast<int>(H.cols() / 3);
   std::vector<Eigen::Matrix3d> W(nc, Eigen::Matrix3d::Zero());
   for (int a = 0; a < nc; ++a) {
     for (int k = 0; k < 3; ++k) {
       for (int l = 0; l < 3; ++l) {
-        W[a](k, l) =
-            DiagonalWeightedProduct(problem.H, d, 3 * a + k, 3 * a + l);
+        W[a](k, l) = DiagonalWeightedProduct(H, d, 3 * a + k, 3 * a + l);
       }
     }
   }

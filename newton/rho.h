@@ -67,6 +67,9 @@ Eigen::VectorXd RhoFromBlocks(const std::vector<Eigen::Matrix3d>& W,
 // the blocks of kDiagonalEstimate.
 std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(
     const GlobalProblem& problem);
+// The same blocks for a given diagonal d of M (a distributed M).
+std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(const SparseMatrix& H,
+                                                    const Eigen::VectorXd& d);
 
 }  // namespace fcsn::internal
 

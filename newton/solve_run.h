@@ -17,6 +17,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/summary.h"
 #include "linalg/stopwatch.h"
+#include "newton/distributed_m.h"
 #include "newton/iterate_recorder.h"
 #include "newton/rho.h"
 
@@ -25,6 +26,9 @@ namespace fcsn::internal {
 // State of one Solve().
 struct SolveRun {
   const GlobalProblem* problem = nullptr;
+  // Not null: M is distributed over the ranks and problem->M is empty
+  // (newton/distributed_m.h); every use of M goes through it.
+  const DistributedMatrix* distributed_m = nullptr;
   SolverSummary* summary = nullptr;
   // The linear solver's mixed-precision counters when the solve started
   // (they accumulate over the solver's lifetime).
@@ -57,6 +61,13 @@ inline void Weigh(const SolveRun& run,
 // The error measures of (run->v, run->r), timed.
 inline ErrorMeasures Measure(SolveRun* run) {
   ScopedTimer timer(&run->summary->timings.error_measures);
+  if (run->distributed_m != nullptr) {
+    return MeasureWithDistributedM(*run->problem,
+                                   *run->distributed_m,
+                                   run->v,
+                                   run->r,
+                                   run->scaling.q_free_norm);
+  }
   return ComputeErrorMeasures(
       *run->problem, run->v, run->r, run->scaling.q_free_norm);
 }

@@ -17,7 +17,9 @@
 #include <string>
 
 #include "fcsn/error_measures.h"
+#include "linalg/distributed_jacobian_solver.h"
 #include "linalg/linear_solver.h"
+#include "newton/distributed_m.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
 #include "newton/m_factorization.h"
@@ -29,6 +31,7 @@
 
 namespace fcsn {
 
+using internal::DistributedMatrix;
 using internal::LinearSolver;
 using internal::LinearSolverStatus;
 using internal::ScopedTimer;
@@ -150,19 +153,30 @@ class Solver::Impl {
                                  options.linear_solver)) {
       linear_.reset();
       analyzed_ = false;
+      distributed_.Reset();
     }
     options_ = options;
   }
 
+  // local_m: M distributed (fcsn/solver.h), nullptr: problem.M.
   SolverSummary Solve(const GlobalProblem& problem,
+                      const LocalMatrixEntries* local_m,
                       const Solution* guess,
                       Solution* solution);
   SetupSummary Setup(const GlobalProblem& problem);
 
  private:
-  // Pattern of J and symbolic analysis, when the patterns of M and H are new;
-  // false with summary's status and message set on failure.
-  bool EnsureAnalysis(const GlobalProblem& problem, SolverSummary* summary);
+  // The linear solver of J (DistributedJacobianSolver when distributed_m is
+  // not null), created or replaced when missing or of the other kind; false
+  // with summary's status and message set on failure.
+  bool EnsureLinearSolver(const DistributedMatrix* distributed_m,
+                          SolverSummary* summary);
+  // Pattern of J and symbolic analysis, when the patterns of M and H (or of
+  // the local entries of a distributed M, on any rank) are new; false with
+  // summary's status and message set on failure.
+  bool EnsureAnalysis(const GlobalProblem& problem,
+                      const DistributedMatrix* distributed_m,
+                      SolverSummary* summary);
   // Starts the run: iterate, deadline, counters; false (status set) on a bad
   // guess.
   bool Start(const GlobalProblem& problem,
@@ -178,7 +192,11 @@ class Solver::Impl {
   SolverOptions options_;
   internal::NewtonSystem system_;
   std::unique_ptr<LinearSolver> linear_;
+  // linear_ when it is the distributed kind (M distributed), else nullptr.
+  internal::DistributedJacobianSolver* distributed_linear_ = nullptr;
   bool analyzed_ = false;
+  // M distributed over the ranks (Solve's local_m), bound per solve.
+  internal::DistributedM distributed_;
   // The one factorization of M of a solve and what derives from it (q_free,
   // rho's W_aa, NSGS, projected Jacobi): bound in Prepare(), factorized once.
   internal::MInverse m_inverse_;
@@ -186,22 +204,45 @@ class Solver::Impl {
   internal::NsgsPhase nsgs_;
 };
 
-bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
-                                  SolverSummary* summary) {
-  if (!linear_) {
-    std::string message;
+bool Solver::Impl::EnsureLinearSolver(const DistributedMatrix* distributed_m,
+                                      SolverSummary* summary) {
+  const bool distributed = distributed_m != nullptr;
+  if (linear_ && distributed == (distributed_linear_ != nullptr)) return true;
+  linear_.reset();
+  distributed_linear_ = nullptr;
+  analyzed_ = false;
+  std::string message;
+  if (distributed) {
+    auto linear = internal::DistributedJacobianSolver::Create(
+        options_.linear_solver, &message);
+    distributed_linear_ = linear.get();
+    linear_ = std::move(linear);
+  } else {
     linear_ = LinearSolver::Create(options_.linear_solver, &message);
-    if (!linear_) {
-      summary->status = SolverStatus::kInvalidInput;
-      summary->message = "linear solver: " + message;
-      return false;
-    }
-    analyzed_ = false;
   }
-  if (analyzed_ && system_.SamePattern(problem)) return true;
+  if (!linear_) {
+    summary->status = SolverStatus::kInvalidInput;
+    summary->message = "linear solver: " + message;
+  }
+  return linear_ != nullptr;
+}
+
+bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
+                                  const DistributedMatrix* distributed_m,
+                                  SolverSummary* summary) {
+  if (!EnsureLinearSolver(distributed_m, summary)) return false;
+  // Collective with M distributed: every rank asks, whatever its own answer.
+  const bool block_changed = distributed_m != nullptr &&
+                             distributed_linear_->BlockChangedOnAnyRank(
+                                 distributed_m->rows(), distributed_m->cols());
+  if (analyzed_ && system_.SamePattern(problem) && !block_changed) return true;
   {
     ScopedTimer timer(&summary->timings.setup);
     system_.Build(problem);
+    if (distributed_m != nullptr) {
+      distributed_linear_->SetLocalBlock(distributed_m->rows(),
+                                         distributed_m->cols());
+    }
   }
   ScopedTimer timer(&summary->timings.analysis);
   std::string message;
@@ -225,7 +266,7 @@ SetupSummary Solver::Impl::Setup(const GlobalProblem& problem) {
     setup.status = SetupStatus::kInvalidInput;
     setup.message = why;
   } else if (options_.solver == SolverType::kNsgs ||
-             EnsureAnalysis(problem, &summary)) {
+             EnsureAnalysis(problem, nullptr, &summary)) {
     setup.status = SetupStatus::kReady;
   } else {
     setup.status = summary.status == SolverStatus::kInvalidInput
@@ -272,9 +313,16 @@ bool Solver::Impl::Prepare(SolveRun* run) {
   {
     ScopedTimer timer(&summary.timings.setup);
     std::string message;
-    m_inverse_.Bind(problem);
-    if (!internal::ComputeScaling(
-            problem, options_.rho, &run->scaling, &message, &m_inverse_)) {
+    bool scaled = false;
+    if (run->distributed_m != nullptr) {
+      scaled = distributed_.ComputeScaling(
+          problem, options_, &run->scaling, &message);
+    } else {
+      m_inverse_.Bind(problem);
+      scaled = internal::ComputeScaling(
+          problem, options_.rho, &run->scaling, &message, &m_inverse_);
+    }
+    if (!scaled) {
       summary.status = SolverStatus::kInvalidInput;
       summary.message = message;
       return false;
@@ -282,8 +330,8 @@ bool Solver::Impl::Prepare(SolveRun* run) {
   }
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed
-  if (!EnsureAnalysis(problem, &summary)) return false;
-  system_.SetMatrixValues(problem);
+  if (!EnsureAnalysis(problem, run->distributed_m, &summary)) return false;
+  system_.SetMatrixValues(problem, run->distributed_m);
   return true;
 }
 
@@ -293,9 +341,10 @@ void Solver::Impl::SetScales(SolveRun* run) const {
   run->newton_rho = run->rho_boost * run->scaling.rho;
   // Row weights of the merit: the denominators of e_eq and (rho-scaled) e_nat,
   // fixed for the solve.
-  const double s_eq = std::max({problem.f.norm(),
-                                (problem.M * run->v).norm(),
-                                (problem.H * run->r).norm()});
+  Eigen::VectorXd m_v;
+  internal::MultiplyM(problem, run->distributed_m, run->v, &m_v);
+  const double s_eq =
+      std::max({problem.f.norm(), m_v.norm(), (problem.H * run->r).norm()});
   const double s_c = run->scaling.rho.cwiseProduct(run->scaling.q_free).norm();
   run->weight_eq = s_eq > 0.0 ? 1.0 / s_eq : 1.0;
   run->weight_contact = s_c > 0.0 ? 1.0 / s_c : 1.0;
@@ -358,6 +407,7 @@ void Solver::Impl::Finish(SolveRun* run, Solution* solution) {
 }
 
 SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
+                                  const LocalMatrixEntries* local_m,
                                   const Solution* guess,
                                   Solution* solution) {
   SolverSummary summary;
@@ -368,7 +418,12 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   // An empty Solution (the first step of a time-stepping loop) is no guess.
   if (guess != nullptr && guess->v.size() == 0 && guess->r.size() == 0)
     guess = nullptr;
-  if (std::string why = WhyInvalid(options_, problem); !why.empty()) {
+  std::string why = local_m != nullptr
+                        ? distributed_.Bind(options_, problem, *local_m, guess)
+                        : WhyInvalid(options_, problem);
+  if (local_m != nullptr && why.empty())
+    run.distributed_m = distributed_.matrix();
+  if (!why.empty()) {
     summary.status = SolverStatus::kInvalidInput;
     summary.message = why;
   } else if (Start(problem, guess, &run) && Prepare(&run)) {
@@ -408,7 +463,22 @@ SolverSummary Solver::Solve(const GlobalProblem& problem,
   // exception the numerical code can raise) becomes a status.
   try {
     GlobalProblem storage;
-    return impl_->Solve(Resolved(problem, &storage), guess, solution);
+    return impl_->Solve(Resolved(problem, &storage), nullptr, guess, solution);
+  } catch (const std::exception& e) {
+    SolverSummary summary;
+    summary.status = SolverStatus::kNumericalIssue;
+    summary.message = std::string("internal error: ") + e.what();
+    return summary;
+  }
+}
+
+SolverSummary Solver::Solve(const GlobalProblem& problem,
+                            const LocalMatrixEntries& local_m,
+                            const Solution* guess,
+                            Solution* solution) {
+  // As above; problem.m_upper_triangle is refused, not resolved, here.
+  try {
+    return impl_->Solve(problem, &local_m, guess, solution);
   } catch (const std::exception& e) {
     SolverSummary summary;
     summary.status = SolverStatus::kNumericalIssue;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formulations/coulomb_cone.h"
+#include "problem/error_measures_detail.h"
 #include "problem/m_symmetry.h"
 
 namespace fcsn {
@@ -59,15 +60,20 @@ double MaxOrNaN(double a, double b, double c, double d) {
 }
 
 // Balance M v - H r - f and its componentwise scale |M||v| + |H||r| + |f|,
-// in one pass over the entries.
+// in one pass over the entries (M's terms from `products` when given).
 void Balance(const GlobalProblem& p,
+             const internal::MProducts* products,
              const Eigen::VectorXd& v,
              const Eigen::VectorXd& r,
              Eigen::VectorXd* residual,
              Eigen::VectorXd* scale) {
   *residual = -p.f;
   *scale = p.f.cwiseAbs();
-  for (int j = 0; j < p.M.outerSize(); ++j) {
+  if (products != nullptr) {
+    *residual += products->m_v;
+    *scale += products->abs_m_abs_v;
+  }
+  for (int j = 0; products == nullptr && j < p.M.outerSize(); ++j) {
     for (SparseMatrix::InnerIterator it(p.M, j); it; ++it) {
       (*residual)[it.row()] += it.value() * v[j];
       (*scale)[it.row()] += std::abs(it.value() * v[j]);
@@ -177,14 +183,16 @@ bool ComputeQFreeNorm(const GlobalProblem& given,
   return true;
 }
 
-ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
-                                   const Eigen::VectorXd& v,
-                                   const Eigen::VectorXd& r,
-                                   double q_free_norm) {
-  GlobalProblem storage;
-  const GlobalProblem& p = WithFullM(given, &storage);
+namespace {
+
+// The measures of (v, r) on p (M read through `products` when given).
+ErrorMeasures Measures(const GlobalProblem& p,
+                       const internal::MProducts* products,
+                       const Eigen::VectorXd& v,
+                       const Eigen::VectorXd& r,
+                       double q_free_norm) {
   Eigen::VectorXd balance, balance_scale, u, u_scale;
-  Balance(p, v, r, &balance, &balance_scale);
+  Balance(p, products, v, r, &balance, &balance_scale);
   LocalVelocity(p, v, &u, &u_scale);
 
   const int nc = p.nc();
@@ -214,12 +222,36 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
   e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());
   e.q_free_norm = q_free_norm;
   e.e_nat = nat_residual / (q_free_norm > 0.0 ? q_free_norm : 1.0);
+  const double m_v_norm =
+      products != nullptr ? products->m_v.blueNorm() : (p.M * v).blueNorm();
   const double siconos_eq_scale =
-      std::max({p.f.blueNorm(), (p.M * v).blueNorm(), (p.H * r).blueNorm()});
+      std::max({p.f.blueNorm(), m_v_norm, (p.H * r).blueNorm()});
   e.siconos_error =
       SiconosRelative(eq_residual, siconos_eq_scale) +
       SiconosRelative(nat_residual, std::max(u.blueNorm(), r_norm));
   return e;
 }
+
+}  // namespace
+
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
+                                   const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& r,
+                                   double q_free_norm) {
+  GlobalProblem storage;
+  return Measures(WithFullM(given, &storage), nullptr, v, r, q_free_norm);
+}
+
+namespace internal {
+
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& problem,
+                                   const MProducts& products,
+                                   const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& r,
+                                   double q_free_norm) {
+  return Measures(problem, &products, v, r, q_free_norm);
+}
+
+}  // namespace internal
 
 }  // namespace fcsn

@@ -3,7 +3,8 @@
 # the masonry-wall generator and the suites this flavour builds (linalg, Newton solvers, tests/mpi)
 # -- and runs them: every
 # test alone (one process), then the "mpi" label under mpirun with 2 processes (the linalg
-# conformance and MUMPS suites, the solver suites, the replicated-data test of tests/mpi, and the
+# conformance and MUMPS suites, the solver suites, the replicated-data test of tests/mpi, the
+# solves with M distributed over the ranks (C++ and C API, also on generated wall steps), and the
 # `fcsn solve --json` comparison of 1 vs 2 processes on the shared problems and on coarse wall
 # steps the generator writes).
 # Installs missing Debian packages first (scripts/install_deps.sh --mpi). Uses ccache when

@@ -216,6 +216,38 @@ int fcsn_solve(fcsn_solver* solver,
                const double* v_guess,
                const double* r_guess);
 
+/* M distributed over the MPI ranks of settings.mpi_comm (issue 14; C++:
+ * fcsn::Solver::Solve with fcsn::LocalMatrixEntries, fcsn/solver.h): this
+ * process' entries of M as triplets, in global indices with the index_base
+ * of the problem given to fcsn_setup,
+ *
+ *   M = sum over ranks of sum over k < nnz of values[k] e_rows[k] e_cols[k]^T,
+ *
+ * any partition (a rank may hold nothing: nnz = 0, NULL arrays), repeated
+ * entries summed, also across ranks; both triangles (no upper-triangle form). */
+typedef struct fcsn_local_triplets {
+  int32_t nnz;          /* entries on this rank, >= 0 */
+  const int32_t* rows;  /* nnz global row indices */
+  const int32_t* cols;  /* nnz global column indices */
+  const double* values; /* nnz values */
+} fcsn_local_triplets;
+
+/* fcsn_solve with M given as this rank's entries local_M: the solver's
+ * problem (fcsn_setup, fcsn_update_values) gives n, H, f, w and mu,
+ * replicated on every rank, with an M without entries (M.col_ptr = NULL).
+ * Collective: every rank of settings.mpi_comm calls it with the same problem,
+ * settings and guess. Scope: settings.solver = FCSN_SOLVER_NEWTON and the
+ * MUMPS linear solver; anything else gives info.status
+ * FCSN_STATUS_INVALID_INPUT. A bad local_M on one rank (NULL, nnz < 0, NULL
+ * arrays, an index outside the matrix, a value not finite) is the solve's
+ * failure on every rank: FCSN_OK, info.status FCSN_STATUS_INVALID_INPUT and
+ * the same fcsn_message, naming the first failing rank. In the seq flavour
+ * there is one process and local_M holds all of M. */
+int fcsn_solve_distributed(fcsn_solver* solver,
+                           const fcsn_local_triplets* local_M,
+                           const double* v_guess,
+                           const double* r_guess);
+
 /* Results of the last solve (FCSN_NOT_SOLVED before the first). */
 int fcsn_get_info(const fcsn_solver* solver, fcsn_info* info);
 /* Copies v (n), u = H^T v + w (3 nc) and r (3 nc) of the last solve: the best

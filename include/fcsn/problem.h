@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 #include <string>
+#include <vector>
 
 namespace fcsn {
 
@@ -53,6 +54,24 @@ SparseMatrix SymmetricFromUpperTriangle(const SparseMatrix& upper);
 // false, otherwise a copy in *storage with M = SymmetricFromUpperTriangle(M).
 const GlobalProblem& WithFullM(const GlobalProblem& problem,
                                GlobalProblem* storage);
+
+// This process' share of a matrix distributed over the ranks of an MPI
+// communicator, as a FEM code that distributes its assembly holds it (issue
+// 14; Solver::Solve's distributed overload, fcsn/solver.h):
+//
+//   M = sum over ranks p of sum over p's entries k of
+//       values[k] e_{rows[k]} e_{cols[k]}^T,
+//
+// global 0-based indices (0 <= rows[k], cols[k] < n), any partition over the
+// ranks (by rows, by elements, arbitrary; a rank may hold nothing), repeated
+// entries summed, also across ranks (an entry may be cut in parts). The
+// entries describe the whole matrix, both triangles: there is no upper-
+// triangle form (GlobalProblem::m_upper_triangle must be false).
+struct LocalMatrixEntries {
+  std::vector<int> rows;
+  std::vector<int> cols;
+  std::vector<double> values;
+};
 
 // A point (v, u, r) of the problem. u is redundant (u = H^T v + w) but FCLib
 // stores it.

@@ -65,6 +65,45 @@ class Solver {
                       const Solution* guess,
                       Solution* solution);
 
+  // The same solve with M distributed over the ranks of
+  // options().linear_solver.mpi_communicator (issue 14): local_m holds this
+  // rank's entries of M (fcsn/problem.h, LocalMatrixEntries); problem holds
+  // everything else, replicated on every rank (H, f, w, mu, and M as an
+  // n x n matrix with no stored entry: its size gives n). M is never
+  // gathered: the Newton matrix is factorized by MUMPS with distributed
+  // assembled input (ICNTL(18) = 3; the host contributes the H and contact
+  // blocks, every rank its entries of M), M v and diag(M) are summed over the
+  // ranks, q_free = H^T M^-1 f + w (and W_aa = H_a^T M^-1 H_a for the exact
+  // rho rules, by 3 solves per contact) come from a second MUMPS
+  // factorization of M alone.
+  //
+  // Collective: every rank calls it with the same problem, options and
+  // guess (a fingerprint of H, f, w, mu, the guess and the main options is
+  // compared; a difference fails the solve on every rank), and an
+  // iteration_callback must answer the same on every rank. Every rank gets
+  // the same status, iterations and solution bits. A failure
+  // on one rank (a local entry out of range or not finite, sizes that differ)
+  // is a kInvalidInput of the solve on every rank, with one message naming
+  // the first failing rank; no rank waits for another that gave up.
+  //
+  // Scope: SolverType::kNewton with any formulation, line search and rho
+  // rule. kInvalidInput for SolverType::kNsgs and kHybrid (they need W or
+  // M^-1 per contact), for a linear solver other than MUMPS, for
+  // m_upper_triangle = true, for a problem.M with stored entries and for
+  // n = 0 (MUMPS needs a positive size).
+  // FactorizationPrecision::kMixed is solved in double precision
+  // (distributed MUMPS is d-MUMPS). Results agree with Solve(problem with
+  // the summed M, ...) up to round-off (the sums are taken in another
+  // order). Reuse across calls: the analyses are kept while the patterns of
+  // H and of every rank's entries are unchanged, the factors of M while
+  // every rank's entries are bit for bit unchanged. Setup() is for a
+  // replicated M; this overload analyses on its first call. In the seq
+  // flavour there is one process and local_m is the whole M.
+  SolverSummary Solve(const GlobalProblem& problem,
+                      const LocalMatrixEntries& local_m,
+                      const Solution* guess,
+                      Solution* solution);
+
  private:
   class Impl;
   std::unique_ptr<Impl> impl_;

@@ -1,0 +1,279 @@
+// A solve with M distributed over the ranks: collective checks, products,
+// and the factorization of M for q_free and rho (newton/distributed_m.h).
+#include "newton/distributed_m.h"
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "linalg/mumps_comm.h"
+#include "newton/m_factorization.h"
+#include "problem/error_measures_detail.h"
+
+namespace fcsn::internal {
+namespace {
+
+// FNV-1a over bytes (64 bit): a fingerprint of the replicated data, to find
+// ranks that were given different data; not a security hash.
+class Fingerprint {
+ public:
+  void Add(const void* data, size_t bytes) {
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    for (size_t k = 0; k < bytes; ++k) {
+      hash_ ^= p[k];
+      hash_ *= 1099511628211ULL;  // the FNV 64-bit prime
+    }
+  }
+  template <typename T>
+  void AddValue(T x) {
+    Add(&x, sizeof(x));
+  }
+  void Add(const Eigen::VectorXd& x) {
+    AddValue(x.size());
+    Add(x.data(), sizeof(double) * static_cast<size_t>(x.size()));
+  }
+  void Add(const SparseMatrix& a) {
+    AddValue(a.rows());
+    AddValue(a.cols());
+    AddValue(a.nonZeros());
+    if (!a.isCompressed()) return;  // Validate() refuses it on every rank
+    Add(a.outerIndexPtr(), sizeof(int) * static_cast<size_t>(a.cols() + 1));
+    Add(a.innerIndexPtr(), sizeof(int) * static_cast<size_t>(a.nonZeros()));
+    Add(a.valuePtr(), sizeof(double) * static_cast<size_t>(a.nonZeros()));
+  }
+  long long value() const { return static_cast<long long>(hash_); }
+
+ private:
+  std::uint64_t hash_ = 14695981039346656037ULL;  // the FNV offset basis
+};
+
+long long ReplicatedFingerprint(const SolverOptions& options,
+                                const GlobalProblem& problem,
+                                const Solution* guess) {
+  Fingerprint h;
+  h.Add(problem.M);
+  h.Add(problem.H);
+  h.Add(problem.f);
+  h.Add(problem.w);
+  h.Add(problem.mu);
+  h.AddValue(problem.m_upper_triangle);
+  h.AddValue(guess != nullptr);
+  if (guess != nullptr) {
+    h.Add(guess->v);
+    h.Add(guess->r);
+  }
+  h.AddValue(options.solver);
+  h.AddValue(options.formulation);
+  h.AddValue(options.tolerance);
+  h.AddValue(options.max_iterations);
+  h.AddValue(options.singular_regularization);
+  h.AddValue(options.rho.rule);
+  h.AddValue(options.rho.value);
+  h.AddValue(options.rho.factor);
+  h.AddValue(options.rho.initial_boost);
+  h.AddValue(options.linear_solver.type);
+  h.AddValue(options.linear_solver.ordering);
+  return h.value();
+}
+
+// "" when the distributed overload supports options and problem, else why
+// not (replicated data: every rank decides the same).
+std::string OutOfScope(const SolverOptions& options,
+                       const GlobalProblem& problem) {
+  if (options.solver != SolverType::kNewton) {
+    return std::string("solver \"") + ToString(options.solver) +
+           "\" needs W or M^-1 per contact; with M distributed only "
+           "\"newton\" is supported";
+  }
+  if (options.linear_solver.type != LinearSolverType::kMumps)
+    return "M distributed needs the MUMPS linear solver";
+  if (problem.m_upper_triangle) {
+    return "m_upper_triangle is not supported with M distributed: the local "
+           "entries hold the whole matrix";
+  }
+  if (problem.M.nonZeros() != 0) {
+    return "problem.M must have no stored entries when M is given as local "
+           "entries (its size gives n)";
+  }
+  return "";
+}
+
+bool SameValueBits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() &&
+         (a.empty() ||
+          std::memcmp(a.data(), b.data(), sizeof(double) * a.size()) == 0);
+}
+
+std::string Prefixed(const std::string& why) {
+  return why.empty() ? why : "M distributed: " + why;
+}
+
+}  // namespace
+
+DistributedM::DistributedM() = default;
+DistributedM::~DistributedM() = default;
+
+std::string DistributedM::Bind(const SolverOptions& options,
+                               const GlobalProblem& problem,
+                               const LocalMatrixEntries& local_m,
+                               const Solution* guess) {
+  matrix_.reset();
+  const int comm = options.linear_solver.mpi_communicator;
+  if (std::string why = CheckMpiReady(comm); !why.empty()) return Prefixed(why);
+  if (!SameOnAllRanks(ReplicatedFingerprint(options, problem, guess), comm)) {
+    return Prefixed(
+        "the replicated data (sizes, H, f, w, mu, guess, options) differ "
+        "between ranks");
+  }
+  if (std::string why = options.Validate(); !why.empty()) return why;
+  if (std::string why = OutOfScope(options, problem); !why.empty())
+    return Prefixed(why);
+  if (std::string why = problem.Validate(); !why.empty()) return why;
+  std::string message;
+  matrix_ = DistributedMatrix::Create(problem.n(),
+                                      problem.n(),
+                                      local_m.rows,
+                                      local_m.cols,
+                                      local_m.values,
+                                      comm,
+                                      &message);
+  return matrix_ ? "" : Prefixed(message);
+}
+
+void DistributedM::Reset() {
+  solver_.reset();
+  analyzed_n_ = -1;
+  analyzed_rows_.clear();
+  analyzed_cols_.clear();
+  factored_ = false;
+  factored_values_.clear();
+  blocks_ready_ = false;
+}
+
+bool DistributedM::Factorize(const LinearSolverOptions& options,
+                             std::string* message) {
+  const int comm = options.mpi_communicator;
+  if (!solver_) {
+    LinearSolverOptions double_precision = options;
+    double_precision.precision = FactorizationPrecision::kDouble;
+    solver_ = DistributedMumpsSolver::Create(double_precision, message);
+    if (!solver_) return false;
+  }
+  const DistributedMatrix& m = *matrix_;
+  const bool new_pattern =
+      AnyRank(m.num_rows() != analyzed_n_ || m.rows() != analyzed_rows_ ||
+                  m.cols() != analyzed_cols_,
+              comm);
+  if (new_pattern) {
+    factored_ = false;
+    analyzed_n_ = -1;
+    if (solver_->Analyze(m.num_rows(), m.rows(), m.cols(), message) !=
+        LinearSolverStatus::kSuccess) {
+      return false;
+    }
+    analyzed_n_ = m.num_rows();
+    analyzed_rows_ = m.rows();
+    analyzed_cols_ = m.cols();
+  }
+  reused_factors_ = !AnyRank(
+      !factored_ || !SameValueBits(m.values(), factored_values_), comm);
+  if (reused_factors_) return true;
+  factored_ = false;
+  blocks_ready_ = false;
+  if (solver_->Factorize(m.values().data(), message) !=
+      LinearSolverStatus::kSuccess) {
+    return false;
+  }
+  factored_ = true;
+  factored_values_ = m.values();
+  return true;
+}
+
+bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
+  // H is replicated: every rank takes the same branch.
+  reused_blocks_ = blocks_ready_ && SameBits(H, blocks_h_);
+  if (reused_blocks_) return true;
+  blocks_ready_ = false;
+  // W_aa(:, k) = H_a^T M^-1 H_(3a+k): one solve per column of H (collective,
+  // the same sequence on every rank); symmetrized as MFactorization's LU
+  // blocks are.
+  const int nc = static_cast<int>(H.cols() / 3);
+  blocks_.assign(nc, Eigen::Matrix3d::Zero());
+  Eigen::VectorXd x;
+  for (int a = 0; a < nc; ++a) {
+    Eigen::Matrix3d& Wa = blocks_[a];
+    for (int k = 0; k < 3; ++k) {
+      x = Eigen::VectorXd(H.col(3 * a + k));
+      if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess)
+        return false;
+      for (int l = 0; l < 3; ++l) Wa(l, k) = H.col(3 * a + l).dot(x);
+    }
+    Wa = 0.5 * (Wa + Wa.transpose()).eval();
+  }
+  blocks_h_ = H;
+  blocks_h_.makeCompressed();
+  blocks_ready_ = true;
+  return true;
+}
+
+bool DistributedM::ComputeScaling(const GlobalProblem& problem,
+                                  const SolverOptions& options,
+                                  ScalingData* scaling,
+                                  std::string* message) {
+  reused_blocks_ = false;
+  if (!Factorize(options.linear_solver, message)) {
+    *message = "M distributed: M cannot be factorized: " + *message;
+    return false;
+  }
+  Eigen::VectorXd x = problem.f;
+  if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess) {
+    *message = "M distributed: M^-1 f failed: " + *message;
+    return false;
+  }
+  scaling->m_symmetric = false;  // an LU of M
+  scaling->q_free = problem.H.transpose() * x + problem.w;
+  scaling->q_free_norm = scaling->q_free.norm();
+  switch (options.rho.rule) {
+    case RhoRule::kExactDelassus:
+    case RhoRule::kSplitExactDelassus:
+      if (!DiagonalBlocks(problem.H, message)) {
+        *message = "M distributed: a solve for W_aa failed: " + *message;
+        return false;
+      }
+      scaling->rho = RhoFromBlocks(blocks_, options.rho);
+      break;
+    case RhoRule::kDiagonalEstimate:
+      scaling->rho = RhoFromBlocks(
+          DiagonalEstimateBlocks(problem.H, matrix_->Diagonal()), options.rho);
+      break;
+    case RhoRule::kConstant:
+      scaling->rho = RhoFromBlocks(std::vector<Eigen::Matrix3d>(problem.nc()),
+                                   options.rho);
+      break;
+  }
+  return true;
+}
+
+void MultiplyM(const GlobalProblem& problem,
+               const DistributedMatrix* distributed_m,
+               const Eigen::VectorXd& v,
+               Eigen::VectorXd* y) {
+  if (distributed_m != nullptr) {
+    distributed_m->Multiply(v, y);
+  } else {
+    y->noalias() = problem.M * v;
+  }
+}
+
+ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
+                                      const DistributedMatrix& distributed_m,
+                                      const Eigen::VectorXd& v,
+                                      const Eigen::VectorXd& r,
+                                      double q_free_norm) {
+  MProducts products;
+  distributed_m.Multiply(v, &products.m_v);
+  distributed_m.MultiplyAbs(v, &products.abs_m_abs_v);
+  return ComputeErrorMeasures(problem, products, v, r, q_free_norm);
+}
+
+}  // namespace fcsn::internal

@@ -1,0 +1,116 @@
+// newton/distributed_m.h: a solve whose M is distributed over the ranks of
+// options.linear_solver.mpi_communicator (issue 14; the distributed overload
+// of Solver::Solve, fcsn/solver.h). The one place that decides "M is
+// distributed": Solver binds this object, and a non-null
+// SolveRun::distributed_m (newton/solve_run.h) routes every use of M:
+//
+//   M v, |M| |v|     DistributedMatrix (linalg/distributed_matrix.h): local
+//                    products summed over the ranks (residual G, the merit's
+//                    scale s_eq, the error measures: MultiplyM, Measure);
+//   diag(M)          the same sum (RhoRule::kDiagonalEstimate);
+//   M^-1             a DistributedMumpsSolver factorization of M alone:
+//                    q_free = H^T M^-1 f + w, and for the exact rho rules
+//                    W_aa = H_a^T M^-1 H_a by one solve per column of H_a
+//                    (3 nc solves: cost O(nc) solves, stated);
+//   the Newton matrix  NewtonSystem appends the scaled local entries of M to
+//                    J_0's values, DistributedJacobianSolver factorizes
+//                    (linalg/distributed_jacobian_solver.h).
+//
+// Bind() checks, collectively and in this order: MPI is ready; a fingerprint
+// of the replicated data (sizes, H, f, w, mu, guess, the main options) is the
+// same on every rank; the scope (fcsn/solver.h: kNewton, MUMPS, no
+// m_upper_triangle, problem.M without stored entries), options and problem
+// (replicated, so every rank decides the same); the local entries
+// (FirstFailure: one message naming the first failing rank). Every rank
+// returns the same message; none waits for another.
+//
+// Reuse across solves (time stepping): the analysis of M is kept while every
+// rank's pattern is unchanged, the factors while every rank's entries are
+// unchanged bit for bit (compared with a local copy, decided by AnyRank);
+// only the local entries are compared, never a gathered M. The blocks W_aa
+// are kept with the factors while H (replicated) is bit for bit unchanged.
+#ifndef FCSN_NEWTON_DISTRIBUTED_M_H_
+#define FCSN_NEWTON_DISTRIBUTED_M_H_
+
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fcsn/error_measures.h"
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+#include "linalg/distributed_matrix.h"
+#include "linalg/mumps_distributed.h"
+#include "newton/rho.h"
+
+namespace fcsn::internal {
+
+class DistributedM {
+ public:
+  DistributedM();
+  ~DistributedM();
+  DistributedM(const DistributedM&) = delete;
+  DistributedM& operator=(const DistributedM&) = delete;
+
+  // Collective; "" on success, else the message (the same on every rank).
+  std::string Bind(const SolverOptions& options,
+                   const GlobalProblem& problem,
+                   const LocalMatrixEntries& local_m,
+                   const Solution* guess);
+  // Forgets the factorization of M (the linear-solver options changed).
+  void Reset();
+
+  // After a successful Bind().
+  const DistributedMatrix* matrix() const { return matrix_.get(); }
+
+  // rho and q_free into *scaling (collective), the distributed counterpart of
+  // ComputeScaling (newton/rho.h). False with a message (the same on every
+  // rank) when M cannot be factorized.
+  bool ComputeScaling(const GlobalProblem& problem,
+                      const SolverOptions& options,
+                      ScalingData* scaling,
+                      std::string* message);
+  // Whether the last ComputeScaling() kept the factors (the blocks W_aa) of
+  // an earlier solve.
+  bool reused_factors() const { return reused_factors_; }
+  bool reused_blocks() const { return reused_blocks_; }
+
+ private:
+  bool Factorize(const LinearSolverOptions& options, std::string* message);
+  // W_aa for every contact (cached, see above); false with a message when a
+  // solve fails.
+  bool DiagonalBlocks(const SparseMatrix& H, std::string* message);
+
+  std::unique_ptr<DistributedMatrix> matrix_;
+  std::unique_ptr<DistributedMumpsSolver> solver_;
+  int analyzed_n_ = -1;
+  std::vector<int> analyzed_rows_, analyzed_cols_;
+  bool factored_ = false;
+  std::vector<double> factored_values_;
+  bool reused_factors_ = false;
+  // W_aa of the exact rho rules, kept with the factors while H is bit for
+  // bit the H they were computed with (3 nc solves saved per time step).
+  bool blocks_ready_ = false;
+  bool reused_blocks_ = false;
+  std::vector<Eigen::Matrix3d> blocks_;
+  SparseMatrix blocks_h_;
+};
+
+// y = M v: problem.M * v, or the distributed product when distributed_m is
+// not null (collective then).
+void MultiplyM(const GlobalProblem& problem,
+               const DistributedMatrix* distributed_m,
+               const Eigen::VectorXd& v,
+               Eigen::VectorXd* y);
+
+// The error measures of (v, r) with M distributed (collective).
+ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
+                                      const DistributedMatrix& distributed_m,
+                                      const Eigen::VectorXd& v,
+                                      const Eigen::VectorXd& r,
+                                      double q_free_norm);
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_DISTRIBUTED_M_H_
