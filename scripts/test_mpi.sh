@@ -20,6 +20,11 @@ if command -v ccache >/dev/null; then
 fi
 # OpenMPI refuses to start as root unless told (containers, CI); 2 processes may exceed the cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+# A session directory of this run's own: OpenMPI's default /tmp/ompi.<host>.<uid> was seen to fail
+# with "File exists" when another MPI job on the machine started at the same moment.
+OMPI_MCA_orte_tmpdir_base=$(mktemp -d /tmp/fcsn-ompi.XXXXXX)
+export OMPI_MCA_orte_tmpdir_base
+trap 'rm -rf "$OMPI_MCA_orte_tmpdir_base"' EXIT
 jobs=$(nproc)
 cmake -S . -B "$build_dir" -G Ninja "${cmake_args[@]}"
 cmake --build "$build_dir" -j"$jobs"
