@@ -20,6 +20,8 @@ Usage (use /usr/bin/python3: numpy, scipy, h5py):
   probe.py scaled FILE...        slip rows ||s|| r_T - R s_T (over ||s||)
   probe.py anderson M FILE...    Anderson mixing of the last M + 1 Newton points
   probe.py jacobi FILE...        one-contact exact solves after each step
+  probe.py rho-force F K FILE... rho_T scaled by r_N / median r_N (>= F),
+                                 at every iteration (K = 0) or frozen at K
 """
 import sys
 
@@ -341,6 +343,28 @@ def jacobi_step(p):
     return step
 
 
+def force_scaled_rho(p, floor, freeze_at):
+    """Newton with rho_T of each contact multiplied by clip(r_N / median of
+    the positive r_N, floor, 1): a smaller rho_T for lightly loaded contacts
+    (the zero set does not depend on rho). The scale is recomputed before
+    every iteration (freeze_at = 0) or only at iteration freeze_at."""
+    rho0 = p.rho.reshape(p.nc, 3).copy()
+    v, r = np.zeros(p.n), np.zeros(p.m)
+    for k in range(60):
+        r_n = r.reshape(p.nc, 3)[:, 0]
+        if (r_n > 0).any() and freeze_at in (0, k):
+            rho = rho0.copy()
+            rho[:, 1:] *= np.clip(r_n / np.median(r_n[r_n > 0]), floor,
+                                  1.0)[:, None]
+            p.rho = rho.ravel()
+        G, status, J = p.residual(v, r)
+        if p.error(v, r) <= TOL:
+            return k
+        dv, dr = p.split(sla.splu(J).solve(-G))
+        v, r = v + dv, r + dr
+    return 60
+
+
 def finite_differences(p):
     """Per iteration: |(G(z + h d) - G(z - h d))/2h - J d| / |J d| for two h, and the
     remainder G(z + d) split into contacts whose status changed or not."""
@@ -436,6 +460,11 @@ def main(argv):
         return
     if mode == "oracle":
         oracle(Problem(args[1]), int(args[0]))
+        return
+    if mode == "rho-force":
+        for path in args[2:]:
+            print("%s iterations %d" % (path.split("/")[-1], force_scaled_rho(
+                Problem(path), float(args[0]), int(args[1]))), flush=True)
         return
     scaled = mode == "scaled"
     step = None
