@@ -22,6 +22,8 @@ Usage (use /usr/bin/python3: numpy, scipy, h5py):
   probe.py jacobi FILE...        one-contact exact solves after each step
   probe.py rho-force F K FILE... rho_T scaled by r_N / median r_N (>= F),
                                  at every iteration (K = 0) or frozen at K
+  probe.py mu-continuation F:T,1:1e-8 FILE...  Newton on mu x F to error T
+                                 first, then on mu
 """
 import sys
 
@@ -365,6 +367,26 @@ def force_scaled_rho(p, floor, freeze_at):
     return 60
 
 
+def friction_continuation(p, stages):
+    """Newton on mu x fraction until the error is <= tol, for each
+    (fraction, tol) stage in turn, from the previous stage's point; returns
+    the factorizations of all stages."""
+    mu0 = p.mu.copy()
+    v, r = np.zeros(p.n), np.zeros(p.m)
+    facts = 0
+    for fraction, tol in stages:
+        p.mu = fraction * mu0
+        for _ in range(60):
+            G, status, J = p.residual(v, r)
+            if p.error(v, r) <= tol:
+                break
+            dv, dr = p.split(sla.splu(J).solve(-G))
+            v, r = v + dv, r + dr
+            facts += 1
+    p.mu = mu0
+    return facts
+
+
 def finite_differences(p):
     """Per iteration: |(G(z + h d) - G(z - h d))/2h - J d| / |J d| for two h, and the
     remainder G(z + d) split into contacts whose status changed or not."""
@@ -460,6 +482,13 @@ def main(argv):
         return
     if mode == "oracle":
         oracle(Problem(args[1]), int(args[0]))
+        return
+    if mode == "mu-continuation":
+        stages = [tuple(float(x) for x in stage.split(":"))
+                  for stage in args[0].split(",")]
+        for path in args[1:]:
+            print("%s factorizations %d" % (path.split("/")[-1],
+                  friction_continuation(Problem(path), stages)), flush=True)
         return
     if mode == "rho-force":
         for path in args[2:]:
