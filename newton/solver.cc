@@ -18,6 +18,7 @@
 
 #include "fcsn/error_measures.h"
 #include "linalg/linear_solver.h"
+#include "newton/cold_start.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
 #include "newton/m_factorization.h"
@@ -281,7 +282,12 @@ bool Solver::Impl::Prepare(SolveRun* run) {
     }
   }
   if (options_.solver == SolverType::kNsgs)
-    return true;  // no Newton system needed
+    return true;  // no Newton system needed (NSGS derives v from r)
+  // The free-flight start needs M^-1 f, which ComputeScaling made (q_free).
+  if (!run->has_guess &&
+      internal::StartsInFreeFlight(
+          options_.cold_start, problem.w, run->scaling.q_free))
+    run->v = m_inverse_.free_velocity();
   if (!EnsureAnalysis(problem, &summary)) return false;
   system_.SetMatrixValues(problem);
   return true;

@@ -35,6 +35,41 @@ inline constexpr std::array<LineSearchFailurePolicy, 3>
                                      LineSearchFailurePolicy::kAcceptStep,
                                      LineSearchFailurePolicy::kFallback};
 
+// Starting iterate of a solve given no guess (Solver::Solve without one).
+// Every choice starts at r = 0; they differ in v, and so in the piece of the
+// residual that Newton's first Jacobian takes at every contact.
+//
+// At v = 0, u = w. Where w_N = 0 exactly, every contact sits on the kink
+// s_N = 0, takes the open piece (formulations/alart_curnier.h), and Newton's
+// first step lands on the free-flight point v = M^-1 f, r = 0. Where w_N is
+// zero only up to round-off (closed gaps: the masonry wall's gravity steps
+// carry |w_N| <= 1e-18 against free velocities ~1e-3), the sign of
+// s_N = -rho_N w_N, i.e. round-off, decides which contacts that step treats
+// as closed (bilateral u = 0), and Newton then needs 14-18 iterations (33-50
+// at refine 2) where 3-4 suffice from the free-flight point
+// (bench/results/gravity_steps.md). From the free-flight point, u = q_free: a
+// contact that the applied forces push into the obstacle is closed, one they
+// pull away open, and stick / slip is decided by the free motion.
+enum class ColdStart {
+  kZero,        // "zero": v = 0, r = 0
+  kFreeFlight,  // "free-flight": v = M^-1 f, r = 0 (the solve that q_free
+                // already makes; no extra factorization)
+  // "auto": free flight when w is round-off against the free velocities,
+  // ||w||_inf <= kColdStartRoundOff ||q_free - w||_inf, else zero. With real
+  // gaps (w_N of the order of the free velocities: the wall's shear steps) a
+  // free-flight start costs iterations (median 15 -> 26 on the 50
+  // LowWall_FEM problems).
+  kAuto,
+};
+inline constexpr std::array<ColdStart, 3> kAllColdStarts = {
+    ColdStart::kZero, ColdStart::kFreeFlight, ColdStart::kAuto};
+// Relative size below which ColdStart::kAuto takes w for round-off. Why 1e-10:
+// w from gaps computed in double precision carries round-off of ~1e-16 of the
+// coordinates (|w_N| <= 1e-18 on the wall's gravity steps, ratio <= 1e-14),
+// while a real gap of one part in 1e10 of the free motion is far below any
+// tolerance a solve is asked for.
+inline constexpr double kColdStartRoundOff = 1e-10;
+
 // Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
 // D = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts
 // both blocks on a common, unit-free scale.
@@ -219,6 +254,12 @@ struct SolverOptions {
   // then ends the solve with SolverStatus::kLinearSolverFailed. Nominal 1e-8 to
   // 1e-4.
   double singular_regularization = 1e-6;
+  // Starting iterate when Solve() is given no guess (ColdStart above); a
+  // guess, when given, is always the start. Zero by default, the behaviour
+  // the golden histories lock; numbers for the other choices in
+  // bench/results/gravity_steps.md. NSGS (SolverType::kNsgs) starts from
+  // r = 0 whatever the choice.
+  ColdStart cold_start = ColdStart::kZero;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;
@@ -236,10 +277,14 @@ struct SolverOptions {
 };
 
 const char* ToString(LineSearchFailurePolicy x);
+const char* ToString(ColdStart x);
 const char* ToString(CallbackResult x);
 inline std::optional<LineSearchFailurePolicy> LineSearchFailurePolicyFromString(
     std::string_view s) {
   return FromStringIn(kAllLineSearchFailurePolicies, s);
+}
+inline std::optional<ColdStart> ColdStartFromString(std::string_view s) {
+  return FromStringIn(kAllColdStarts, s);
 }
 
 }  // namespace fcsn
