@@ -311,8 +311,8 @@ void AddStartOptions(CLI::App* command, SolveArgs* args) {
       ->add_option("--cold-start",
                    args->cold_start,
                    "Start without a guess: " + NamesOf(kAllColdStarts) +
-                       " (v = 0; v = M^-1 f; free flight iff w is round-off "
-                       "against the free velocities; r = 0 in all)")
+                       " (v = 0, r = 0; v = M^-1 f; contacts at rest start "
+                       "closed; bonded iff w is round-off)")
       ->capture_default_str();
 }
 

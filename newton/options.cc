@@ -189,6 +189,8 @@ const char* ToString(ColdStart x) {
       return "zero";
     case ColdStart::kFreeFlight:
       return "free-flight";
+    case ColdStart::kBonded:
+      return "bonded";
     case ColdStart::kAuto:
       return "auto";
   }

@@ -283,11 +283,16 @@ bool Solver::Impl::Prepare(SolveRun* run) {
   }
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed (NSGS derives v from r)
-  // The free-flight start needs M^-1 f, which ComputeScaling made (q_free).
-  if (!run->has_guess &&
-      internal::StartsInFreeFlight(
-          options_.cold_start, problem.w, run->scaling.q_free))
-    run->v = m_inverse_.free_velocity();
+  // The starts other than zero use M^-1 f and q_free (made by ComputeScaling).
+  if (!run->has_guess) {
+    internal::ApplyColdStart(options_.cold_start,
+                             problem,
+                             m_inverse_.free_velocity(),
+                             run->scaling.q_free,
+                             run->scaling.rho,
+                             &run->v,
+                             &run->r);
+  }
   if (!EnsureAnalysis(problem, &summary)) return false;
   system_.SetMatrixValues(problem);
   return true;

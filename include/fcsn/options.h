@@ -35,35 +35,37 @@ inline constexpr std::array<LineSearchFailurePolicy, 3>
                                      LineSearchFailurePolicy::kAcceptStep,
                                      LineSearchFailurePolicy::kFallback};
 
-// Starting iterate of a solve given no guess (Solver::Solve without one).
-// Every choice starts at r = 0; they differ in v, and so in the piece of the
-// residual that Newton's first Jacobian takes at every contact.
+// Starting iterate of a solve given no guess (Solver::Solve without one);
+// details in newton/cold_start.h.
 //
-// At v = 0, u = w. Where w_N = 0 exactly, every contact sits on the kink
-// s_N = 0, takes the open piece (formulations/alart_curnier.h), and Newton's
-// first step lands on the free-flight point v = M^-1 f, r = 0. Where w_N is
-// zero only up to round-off (closed gaps: the masonry wall's gravity steps
-// carry |w_N| <= 1e-18 against free velocities ~1e-3), the sign of
-// s_N = -rho_N w_N, i.e. round-off, decides which contacts that step treats
-// as closed (bilateral u = 0), and Newton then needs 14-18 iterations (33-50
-// at refine 2) where 3-4 suffice from the free-flight point
-// (bench/results/gravity_steps.md). From the free-flight point, u = q_free: a
-// contact that the applied forces push into the obstacle is closed, one they
-// pull away open, and stick / slip is decided by the free motion.
+// At v = 0, r = 0, u = w. Where w_N is zero up to round-off (closed gaps: the
+// masonry wall's gravity steps carry |w_N| <= 1e-18 against free velocities
+// ~1e-3), every contact sits on the kink s_N = -rho_N w_N = 0, round-off
+// decides which contacts Newton's first step treats as closed, and Newton
+// then needs 12-20 iterations (33-50 at refine 2) where 2-4 suffice when
+// those resting contacts start closed and sticking (bonded), and 3-4 from the
+// free-flight point on all but the first loaded step
+// (bench/results/gravity_steps.md).
 enum class ColdStart {
   kZero,        // "zero": v = 0, r = 0
   kFreeFlight,  // "free-flight": v = M^-1 f, r = 0 (the solve that q_free
                 // already makes; no extra factorization)
-  // "auto": free flight when w is round-off against the free velocities,
-  // ||w||_inf <= kColdStartRoundOff ||q_free - w||_inf, else zero. With real
-  // gaps (w_N of the order of the free velocities: the wall's shear steps) a
-  // free-flight start costs iterations (median 15 -> 26 on the 50
-  // LowWall_FEM problems).
+  // "bonded": v = 0, r = 0 except at the resting contacts (u_a round-off at
+  // v = 0), which start closed and sticking (a tiny normal reaction).
+  kBonded,
+  // "auto": bonded when the problem is at rest (||w||_inf <=
+  // kColdStartRoundOff ||q_free - w||_inf), else zero. With real gaps (the
+  // wall's shear steps) bonded is mixed (median 15 -> 14, max 27 -> 33 on the
+  // 50 LowWall_FEM problems) and free flight loses (median 26).
   kAuto,
 };
-inline constexpr std::array<ColdStart, 3> kAllColdStarts = {
-    ColdStart::kZero, ColdStart::kFreeFlight, ColdStart::kAuto};
-// Relative size below which ColdStart::kAuto takes w for round-off. Why 1e-10:
+inline constexpr std::array<ColdStart, 4> kAllColdStarts = {
+    ColdStart::kZero,
+    ColdStart::kFreeFlight,
+    ColdStart::kBonded,
+    ColdStart::kAuto};
+// Relative size below which velocities count as round-off: a contact's u_a
+// (resting) or the whole w (at rest) against ||q_free - w||_inf. Why 1e-10:
 // w from gaps computed in double precision carries round-off of ~1e-16 of the
 // coordinates (|w_N| <= 1e-18 on the wall's gravity steps, ratio <= 1e-14),
 // while a real gap of one part in 1e10 of the free motion is far below any
