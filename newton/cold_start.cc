@@ -13,6 +13,7 @@ void CloseRestingContacts(const GlobalProblem& problem,
   // 30: a margin >= 1e3) and far below the reactions of a solution, so the
   // start's measures are those of r = 0 to about six digits.
   constexpr double kRestingReaction = 1e-6;
+  if (problem.nc() == 0) return;
   const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
   if (!(free_motion > 0.0)) return;
   const Eigen::VectorXd u = problem.H.transpose() * v + problem.w;
