@@ -30,6 +30,7 @@ struct SolveArgs {
   std::string ordering = ToString(SolverOptions().linear_solver.ordering);
   std::string precision = ToString(SolverOptions().linear_solver.precision);
   std::string rho = ToString(SolverOptions().rho.rule);
+  std::string cold_start = ToString(SolverOptions().cold_start);
   std::string local_solver = ToString(SolverOptions().nsgs.local_solver);
   int max_sweeps = SolverOptions().nsgs.max_sweeps;
   int fp_projections = SolverOptions().nsgs.fp_projections;
@@ -99,6 +100,10 @@ SolverOptions MakeOptions(const SolveArgs& args) {
                   "--local-solver",
                   args.local_solver,
                   NamesOf(kAllLocalSolverTypes));
+  options.cold_start = ParseOrExit(ColdStartFromString(args.cold_start),
+                                   "--cold-start",
+                                   args.cold_start,
+                                   NamesOf(kAllColdStarts));
   options.nsgs.max_sweeps = args.max_sweeps;
   options.nsgs.fp_projections = args.fp_projections;
   options.rho.factor = args.rho_factor;
@@ -172,6 +177,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"formulation", ToString(options.formulation)},
       {"local_solver", ToString(options.nsgs.local_solver)},
       {"line_search", ToString(options.line_search.type)},
+      {"cold_start", ToString(options.cold_start)},
       {"linear_solver", ToString(options.linear_solver.type)},
       {"ordering", ToString(options.linear_solver.ordering)},
       {"ordering_used", s.ordering_used},
@@ -296,6 +302,21 @@ void RunSolve(const SolveArgs& args) {
 }
 
 // The options of the NSGS sweeps (pure NSGS, the hybrid's warm start).
+// The starting iterate: the file's guess, or without one SolverOptions::cold_start.
+void AddStartOptions(CLI::App* command, SolveArgs* args) {
+  command->add_flag(
+      "--warm-start",
+      args->warm_start,
+      "Start from the file's first /guesses entry when it has one");
+  command
+      ->add_option("--cold-start",
+                   args->cold_start,
+                   "Start without a guess: " + NamesOf(kAllColdStarts) +
+                       " (v = 0, r = 0; v = M^-1 f; contacts at rest start "
+                       "closed; bonded iff w is round-off)")
+      ->capture_default_str();
+}
+
 void AddNsgsOptions(CLI::App* command, SolveArgs* args) {
   command
       ->add_option("--local-solver",
@@ -413,10 +434,7 @@ void RegisterSolveCommand(CLI::App& app) {
       ->capture_default_str();
   AddNsgsOptions(command, args.get());
   AddMemoryOptions(command, args.get());
-  command->add_flag(
-      "--warm-start",
-      args->warm_start,
-      "Start from the file's first /guesses entry when it has one");
+  AddStartOptions(command, args.get());
   command->add_flag(
       "--json",
       args->json,

@@ -225,13 +225,14 @@ bool DistributedM::ComputeScaling(const GlobalProblem& problem,
     *message = "M distributed: M cannot be factorized: " + *message;
     return false;
   }
-  Eigen::VectorXd x = problem.f;
-  if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess) {
+  free_velocity_ = problem.f;
+  if (solver_->Solve(&free_velocity_, message) !=
+      LinearSolverStatus::kSuccess) {
     *message = "M distributed: M^-1 f failed: " + *message;
     return false;
   }
   scaling->m_symmetric = false;  // an LU of M
-  scaling->q_free = problem.H.transpose() * x + problem.w;
+  scaling->q_free = problem.H.transpose() * free_velocity_ + problem.w;
   scaling->q_free_norm = scaling->q_free.norm();
   switch (options.rho.rule) {
     case RhoRule::kExactDelassus:

@@ -75,6 +75,8 @@ class DistributedM {
   // an earlier solve.
   bool reused_factors() const { return reused_factors_; }
   bool reused_blocks() const { return reused_blocks_; }
+  // After a successful ComputeScaling(): M^-1 f (the free-flight start).
+  const Eigen::VectorXd& free_velocity() const { return free_velocity_; }
 
  private:
   bool Factorize(const LinearSolverOptions& options, std::string* message);
@@ -89,6 +91,7 @@ class DistributedM {
   bool factored_ = false;
   std::vector<double> factored_values_;
   bool reused_factors_ = false;
+  Eigen::VectorXd free_velocity_;
   // W_aa of the exact rho rules, kept with the factors while H is bit for
   // bit the H they were computed with (3 nc solves saved per time step).
   bool blocks_ready_ = false;

@@ -272,6 +272,7 @@ void MInverse::Bind(const GlobalProblem& problem) {
   problem_ = &problem;
   q_free_ready_ = false;
   q_free_.resize(0);
+  free_velocity_.resize(0);
   q_free_norm_ = 0.0;
   reused_factors_ = factored_ && SameBits(problem.M, factored_m_);
   reused_blocks_ =
@@ -310,12 +311,11 @@ bool MInverse::Factorize(std::string* message) {
 bool MInverse::ComputeQFree(std::string* message) {
   if (q_free_ready_) return true;
   if (!Factorize(message)) return false;
-  Eigen::VectorXd x;
-  if (!factorization_.Solve(problem_->f, &x)) {
+  if (!factorization_.Solve(problem_->f, &free_velocity_)) {
     *message = "M^-1 f is not finite: M is numerically singular";
     return false;
   }
-  q_free_ = problem_->H.transpose() * x + problem_->w;
+  q_free_ = problem_->H.transpose() * free_velocity_ + problem_->w;
   q_free_norm_ = q_free_.norm();
   q_free_ready_ = true;
   return true;

@@ -149,8 +149,10 @@ class MInverse {
   // M cannot be factored or M^-1 f is not finite.
   bool ComputeQFree(std::string* message);
 
-  // After a successful ComputeQFree().
+  // After a successful ComputeQFree(); free_velocity() = M^-1 f, the v of
+  // q_free (SolverOptions::cold_start).
   const Eigen::VectorXd& q_free() const { return q_free_; }
+  const Eigen::VectorXd& free_velocity() const { return free_velocity_; }
   double q_free_norm() const { return q_free_norm_; }
   // After a successful Factorize(): W_aa for every contact, computed once.
   const std::vector<Eigen::Matrix3d>& DiagonalBlocks();
@@ -174,6 +176,7 @@ class MInverse {
   bool symmetric_ = false;
   bool q_free_ready_ = false;
   Eigen::VectorXd q_free_;
+  Eigen::VectorXd free_velocity_;
   double q_free_norm_ = 0.0;
   bool blocks_ready_ = false;
   std::vector<Eigen::Matrix3d> blocks_;

@@ -183,6 +183,20 @@ const char* ToString(LineSearchFailurePolicy x) {
   return "?";
 }
 
+const char* ToString(ColdStart x) {
+  switch (x) {
+    case ColdStart::kZero:
+      return "zero";
+    case ColdStart::kFreeFlight:
+      return "free-flight";
+    case ColdStart::kBonded:
+      return "bonded";
+    case ColdStart::kAuto:
+      return "auto";
+  }
+  return "?";
+}
+
 const char* ToString(CallbackResult x) {
   switch (x) {
     case CallbackResult::kContinue:

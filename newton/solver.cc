@@ -19,6 +19,7 @@
 #include "fcsn/error_measures.h"
 #include "linalg/distributed_jacobian_solver.h"
 #include "linalg/linear_solver.h"
+#include "newton/cold_start.h"
 #include "newton/distributed_m.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
@@ -329,7 +330,19 @@ bool Solver::Impl::Prepare(SolveRun* run) {
     }
   }
   if (options_.solver == SolverType::kNsgs)
-    return true;  // no Newton system needed
+    return true;  // no Newton system needed (NSGS derives v from r)
+  // The starts other than zero use M^-1 f and q_free (made by the scaling).
+  if (!run->has_guess) {
+    internal::ApplyColdStart(options_.cold_start,
+                             problem,
+                             run->distributed_m != nullptr
+                                 ? distributed_.free_velocity()
+                                 : m_inverse_.free_velocity(),
+                             run->scaling.q_free,
+                             run->scaling.rho,
+                             &run->v,
+                             &run->r);
+  }
   if (!EnsureAnalysis(problem, run->distributed_m, &summary)) return false;
   system_.SetMatrixValues(problem, run->distributed_m);
   return true;

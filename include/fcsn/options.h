@@ -35,6 +35,43 @@ inline constexpr std::array<LineSearchFailurePolicy, 3>
                                      LineSearchFailurePolicy::kAcceptStep,
                                      LineSearchFailurePolicy::kFallback};
 
+// Starting iterate of a solve given no guess (Solver::Solve without one);
+// details in newton/cold_start.h.
+//
+// At v = 0, r = 0, u = w. Where w_N is zero up to round-off (closed gaps: the
+// masonry wall's gravity steps carry |w_N| <= 1e-18 against free velocities
+// ~1e-3), every contact sits on the kink s_N = -rho_N w_N = 0, round-off
+// decides which contacts Newton's first step treats as closed, and Newton
+// then needs 12-20 iterations (33-50 at refine 2) where 2-4 suffice when
+// those resting contacts start closed and sticking (bonded), and 3-4 from the
+// free-flight point on all but the first loaded step
+// (bench/results/gravity_steps.md).
+enum class ColdStart {
+  kZero,        // "zero": v = 0, r = 0
+  kFreeFlight,  // "free-flight": v = M^-1 f, r = 0 (the solve that q_free
+                // already makes; no extra factorization)
+  // "bonded": v = 0, r = 0 except at the resting contacts (u_a round-off at
+  // v = 0), which start closed and sticking (a tiny normal reaction).
+  kBonded,
+  // "auto": bonded when the problem is at rest (||w||_inf <=
+  // kColdStartRoundOff ||q_free - w||_inf), else zero. With real gaps (the
+  // wall's shear steps) bonded is mixed (median 15 -> 14, max 27 -> 33 on the
+  // 50 LowWall_FEM problems) and free flight loses (median 26).
+  kAuto,
+};
+inline constexpr std::array<ColdStart, 4> kAllColdStarts = {
+    ColdStart::kZero,
+    ColdStart::kFreeFlight,
+    ColdStart::kBonded,
+    ColdStart::kAuto};
+// Relative size below which velocities count as round-off: a contact's u_a
+// (resting) or the whole w (at rest) against ||q_free - w||_inf. Why 1e-10:
+// w from gaps computed in double precision carries round-off of ~1e-16 of the
+// coordinates (|w_N| <= 1e-18 on the wall's gravity steps, ratio <= 1e-14),
+// while a real gap of one part in 1e10 of the free motion is far below any
+// tolerance a solve is asked for.
+inline constexpr double kColdStartRoundOff = 1e-10;
+
 // Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
 // D = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts
 // both blocks on a common, unit-free scale.
@@ -219,6 +256,12 @@ struct SolverOptions {
   // then ends the solve with SolverStatus::kLinearSolverFailed. Nominal 1e-8 to
   // 1e-4.
   double singular_regularization = 1e-6;
+  // Starting iterate when Solve() is given no guess (ColdStart above); a
+  // guess, when given, is always the start. Zero by default, the behaviour
+  // the golden histories lock; numbers for the other choices in
+  // bench/results/gravity_steps.md. NSGS (SolverType::kNsgs) starts from
+  // r = 0 whatever the choice.
+  ColdStart cold_start = ColdStart::kZero;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;
@@ -236,10 +279,14 @@ struct SolverOptions {
 };
 
 const char* ToString(LineSearchFailurePolicy x);
+const char* ToString(ColdStart x);
 const char* ToString(CallbackResult x);
 inline std::optional<LineSearchFailurePolicy> LineSearchFailurePolicyFromString(
     std::string_view s) {
   return FromStringIn(kAllLineSearchFailurePolicies, s);
+}
+inline std::optional<ColdStart> ColdStartFromString(std::string_view s) {
+  return FromStringIn(kAllColdStarts, s);
 }
 
 }  // namespace fcsn

@@ -139,6 +139,7 @@ void BindSolverOptions(py::module_& m) {
   c.def(py::init<>());
   EnumProperty(&c, "solver", &O::solver, kAllSolverTypes);
   EnumProperty(&c, "formulation", &O::formulation, kAllFormulations);
+  EnumProperty(&c, "cold_start", &O::cold_start, kAllColdStarts);
   c.def_readwrite("tolerance", &O::tolerance)
       .def_readwrite("max_iterations", &O::max_iterations)
       .def_readwrite("time_limit_seconds", &O::time_limit_seconds)

@@ -156,6 +156,28 @@ TEST(SolveCliTest, PrecisionIsReportedInJson) {
   EXPECT_LE(std::abs(iterations[1] - iterations[0]), 1);
 }
 
+// --cold-start reaches the solver and the JSON: from free flight, pure Newton
+// on CubeH8 (w = 0) skips the step that the zero start spends reaching it;
+// an unknown start exits 2.
+TEST(SolveCliTest, ColdStartIsReportedInJson) {
+  const std::string file = testing::SharedProblem("CubeH8.hdf5");
+  int iterations[2] = {0, 0};
+  for (const int free : {0, 1}) {
+    const std::string start = free ? "free-flight" : "zero";
+    const RunResult r = RunFcsn(
+        "solve --json --no-history --solver nsn --tol 1e-10 "
+        "--cold-start " +
+        start + " " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const nlohmann::json s = nlohmann::json::parse(r.out);
+    EXPECT_EQ(s["cold_start"].get<std::string>(), start);
+    iterations[free] = s["iterations"].get<int>();
+  }
+  EXPECT_EQ(iterations[1], iterations[0] - 1);
+  const RunResult bad = RunFcsn("solve --cold-start warm " + file);
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+}
+
 TEST(SolveCliTest, NotConvergedExitsWithOne) {
   const RunResult r =
       RunFcsn("solve --solver nsn --max-iter 1 --tol 1e-12 " +

@@ -216,6 +216,23 @@ def test_options_are_the_cpp_fields():
     assert all(record.phase in ("newton", "nsgs") for record in result.history)
 
 
+def test_cold_start_reaches_the_solver():
+    # CubeH8 (w = 0): free flight skips the zero start's first step; an
+    # unknown start is a ValueError.
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    iterations = {}
+    for start in ("zero", "free-flight"):
+        o = fcsn.make_options(solver="nsn", cold_start=start)
+        assert o.cold_start == start
+        result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
+        assert result.converged
+        iterations[start] = result.iterations
+    assert iterations["free-flight"] == iterations["zero"] - 1
+    assert fcsn.SolverOptions().cold_start == "zero"
+    with pytest.raises(ValueError):
+        fcsn.make_options(cold_start="warm")
+
+
 def test_memory_options_reach_mumps_and_are_reported(tmp_path):
     # Block low-rank factors (tolerance 1e-8) written out of core into
     # tmp_path: converged, the factorization figures reported, no file left.

@@ -1,0 +1,59 @@
+#include "newton/cold_start.h"
+
+namespace fcsn::internal {
+namespace {
+
+// Starts every resting contact of (v, r) closed (file comment of the header).
+void CloseRestingContacts(const GlobalProblem& problem,
+                          const Eigen::VectorXd& q_free,
+                          const Eigen::VectorXd& rho,
+                          const Eigen::VectorXd& v,
+                          Eigen::VectorXd* r) {
+  // Why 1e-6: far above round-off (kColdStartRoundOff = 1e-10 with the boost
+  // 30: a margin >= 1e3) and far below the reactions of a solution, so the
+  // start's measures are those of r = 0 to about six digits.
+  constexpr double kRestingReaction = 1e-6;
+  if (problem.nc() == 0) return;
+  const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
+  if (!(free_motion > 0.0)) return;
+  const Eigen::VectorXd u = problem.H.transpose() * v + problem.w;
+  for (int a = 0; a < problem.nc(); ++a) {
+    const bool resting = u.segment<3>(3 * a).lpNorm<Eigen::Infinity>() <=
+                             kColdStartRoundOff * free_motion &&
+                         r->segment<3>(3 * a).squaredNorm() == 0.0;
+    if (resting) (*r)[3 * a] = kRestingReaction * rho[3 * a] * free_motion;
+  }
+}
+
+}  // namespace
+
+bool AtRest(const Eigen::VectorXd& w, const Eigen::VectorXd& q_free) {
+  if (w.size() == 0) return false;  // no contact, no kink to avoid
+  const double free_motion = (q_free - w).lpNorm<Eigen::Infinity>();
+  return w.lpNorm<Eigen::Infinity>() <= kColdStartRoundOff * free_motion;
+}
+
+void ApplyColdStart(ColdStart cold_start,
+                    const GlobalProblem& problem,
+                    const Eigen::VectorXd& free_velocity,
+                    const Eigen::VectorXd& q_free,
+                    const Eigen::VectorXd& rho,
+                    Eigen::VectorXd* v,
+                    Eigen::VectorXd* r) {
+  switch (cold_start) {
+    case ColdStart::kZero:
+      return;
+    case ColdStart::kFreeFlight:
+      *v = free_velocity;
+      return;
+    case ColdStart::kBonded:
+      CloseRestingContacts(problem, q_free, rho, *v, r);
+      return;
+    case ColdStart::kAuto:
+      if (AtRest(problem.w, q_free))
+        CloseRestingContacts(problem, q_free, rho, *v, r);
+      return;
+  }
+}
+
+}  // namespace fcsn::internal

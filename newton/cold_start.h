@@ -1,0 +1,55 @@
+// newton/cold_start.h: the starting iterate of a solve given no guess
+// (SolverOptions::cold_start, fcsn/options.h).
+//
+//   zero:         v = 0,        r = 0
+//   free-flight:  v = M^-1 f,   r = 0   (M v = H r + f holds; u = q_free)
+//   bonded:       v = 0,        r = 0 but at the resting contacts (below),
+//                 which start closed and sticking
+//   auto:         bonded when the problem is at rest, ||w||_inf <=
+//                 kColdStartRoundOff ||q_free - w||_inf (w round-off against
+//                 the free velocities H^T M^-1 f), else zero
+//
+// Why: at v = 0 with w_N = 0 up to round-off, every contact sits on the kink
+// s_N = -rho_N w_N = 0 and round-off picks its piece (formulations/
+// alart_curnier.h takes s_N <= 0 as open).
+//
+// Resting contacts: a contact whose u_a = H_a^T v + w_a at the start is
+// round-off, ||u_a||_inf <= kColdStartRoundOff ||q_free - w||_inf, with
+// r_a = 0, sits at s_a = 0, the apex of every kink of its residual, where
+// every piece is an element of the generalized Jacobian. The closed-stick
+// piece (F_a = Rho u_a, A_a = Rho, B_a = 0: a bonded contact) is chosen by
+// starting it at
+//
+//   r_a = (kRestingReaction rho_N,a ||q_free - w||_inf, 0, 0),
+//
+// so that s_N > 0 and ||s_T|| <= R = mu s_N with a margin of >= 1e3 over
+// round-off even under the rho boost (30). Newton's first step does not
+// depend on that value (B_a = 0, and the equilibrium rows are linear in r).
+#ifndef FCSN_NEWTON_COLD_START_H_
+#define FCSN_NEWTON_COLD_START_H_
+
+#include <Eigen/Core>
+
+#include "fcsn/options.h"
+#include "fcsn/problem.h"
+
+namespace fcsn::internal {
+
+// Whether w is round-off against the free velocities (the auto rule's test).
+// q_free = H^T M^-1 f + w, same size as w.
+bool AtRest(const Eigen::VectorXd& w, const Eigen::VectorXd& q_free);
+
+// Sets the starting (v, r) of a solve without a guess by `cold_start`; on
+// entry v = 0 (size n) and r = 0 (size m). free_velocity = M^-1 f, q_free =
+// H^T M^-1 f + w, rho the rule's rho (size m).
+void ApplyColdStart(ColdStart cold_start,
+                    const GlobalProblem& problem,
+                    const Eigen::VectorXd& free_velocity,
+                    const Eigen::VectorXd& q_free,
+                    const Eigen::VectorXd& rho,
+                    Eigen::VectorXd* v,
+                    Eigen::VectorXd* r);
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_COLD_START_H_

@@ -1,0 +1,186 @@
+// Tests of SolverOptions::cold_start (newton/cold_start.h): the starting
+// iterate of a solve without a guess. Free flight starts at v = M^-1 f, r = 0;
+// bonded closes exactly the contacts at rest (u_a round-off, r_a = 0) with a
+// tiny normal reaction; auto is bonded only when the whole w is round-off; a
+// guess always wins; every shared problem converges from every start by the
+// criterion of formulations.md §9.1 (the masonry gravity step is in
+// tests/examples/masonry_cold_start_test.cc).
+#include "newton/cold_start.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/SparseCholesky>
+#include <string>
+
+#include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
+#include "fcsn/options.h"
+#include "fcsn/solver.h"
+#include "test_problems.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+// M^-1 f by an independent sparse Cholesky.
+Eigen::VectorXd FreeVelocity(const GlobalProblem& p) {
+  Eigen::SimplicialLLT<SparseMatrix> llt(p.M);
+  EXPECT_EQ(llt.info(), Eigen::Success);
+  return llt.solve(p.f);
+}
+
+// The iterate a pure Newton solve starts from: with no iteration allowed the
+// solver returns its starting point.
+Solution StartingIterate(const GlobalProblem& p,
+                         ColdStart cold_start,
+                         const Solution* guess = nullptr) {
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.cold_start = cold_start;
+  options.max_iterations = 0;
+  Solution x;
+  Solver(options).Solve(p, guess, &x);
+  return x;
+}
+
+// A lattice at rest on a flat floor (w = 0) whose w_N then receives
+// alternating round-off of 1e-20: the contacts sit on the kink s_N = 0 at
+// v = 0, on either side of it by the sign of the noise.
+GlobalProblem LatticeWithRoundOffGaps() {
+  GlobalProblem p = testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 0.5);
+  for (int a = 0; a < p.nc(); ++a) p.w[3 * a] = (a % 2 == 0 ? 1e-20 : -1e-20);
+  return p;
+}
+
+// The lattice on an uneven floor: w_N = 1e-2 sin(1.3 i + 0.7 j), zero (to
+// round-off) only at the contact (0, 0).
+GlobalProblem GappedLattice() {
+  return testing::MakeLatticeOnFloor(6, 5, 2, 0.3, 0.5, /*gap=*/1e-2);
+}
+
+// Contacts started closed: r_N > 0 (and r_T = 0 everywhere).
+int ClosedAtStart(const Solution& x) {
+  int closed = 0;
+  for (int a = 0; 3 * a < x.r.size(); ++a) {
+    EXPECT_EQ(x.r.segment<2>(3 * a + 1).norm(), 0.0);
+    closed += x.r[3 * a] > 0.0;
+  }
+  return closed;
+}
+
+TEST(ColdStartTest, NamesRoundTrip) {
+  for (ColdStart c : kAllColdStarts) {
+    EXPECT_EQ(ColdStartFromString(ToString(c)), c);
+  }
+  EXPECT_STREQ(ToString(ColdStart::kZero), "zero");
+  EXPECT_STREQ(ToString(ColdStart::kFreeFlight), "free-flight");
+  EXPECT_STREQ(ToString(ColdStart::kBonded), "bonded");
+  EXPECT_STREQ(ToString(ColdStart::kAuto), "auto");
+  EXPECT_FALSE(ColdStartFromString("free_flight").has_value());
+  EXPECT_EQ(SolverOptions().cold_start, ColdStart::kZero);
+}
+
+TEST(ColdStartTest, AtRestOnlyWhenWIsRoundOff) {
+  const Eigen::VectorXd free_motion = Eigen::VectorXd::Constant(6, -1e-3);
+  Eigen::VectorXd w = Eigen::VectorXd::Zero(6);
+  EXPECT_TRUE(internal::AtRest(w, free_motion + w));
+  w[0] = 1e-20;
+  EXPECT_TRUE(internal::AtRest(w, free_motion + w));
+  w[0] = 1e-6;  // a real gap: 1e-3 of the free motion
+  EXPECT_FALSE(internal::AtRest(w, free_motion + w));
+  EXPECT_FALSE(internal::AtRest(Eigen::VectorXd(), Eigen::VectorXd()));
+}
+
+TEST(ColdStartTest, FreeFlightStartsAtMInverseF) {
+  const GlobalProblem p = LatticeWithRoundOffGaps();
+  const Solution zero = StartingIterate(p, ColdStart::kZero);
+  EXPECT_EQ(zero.v.norm(), 0.0);
+  EXPECT_EQ(zero.r.norm(), 0.0);
+  const Solution x = StartingIterate(p, ColdStart::kFreeFlight);
+  EXPECT_LT(testing::RelativeDistance(x.v, FreeVelocity(p)), 1e-12);
+  EXPECT_EQ(x.r.norm(), 0.0);
+}
+
+TEST(ColdStartTest, BondedClosesExactlyTheRestingContacts) {
+  const GlobalProblem p = LatticeWithRoundOffGaps();
+  for (ColdStart c : {ColdStart::kBonded, ColdStart::kAuto}) {
+    SCOPED_TRACE(ToString(c));
+    const Solution x = StartingIterate(p, c);
+    EXPECT_EQ(x.v.norm(), 0.0);
+    EXPECT_EQ(ClosedAtStart(x), p.nc());
+    // Tiny: far below the reactions that carry the lattice's weight.
+    const Solution solved = [&] {
+      SolverOptions options;
+      options.solver = SolverType::kNewton;
+      Solution y;
+      Solver(options).Solve(p, nullptr, &y);
+      return y;
+    }();
+    EXPECT_LT(x.r.lpNorm<Eigen::Infinity>(),
+              1e-4 * solved.r.lpNorm<Eigen::Infinity>());
+  }
+  // Real gaps: bonded closes the one contact at w = 0; auto closes none.
+  const GlobalProblem gapped = GappedLattice();
+  EXPECT_EQ(ClosedAtStart(StartingIterate(gapped, ColdStart::kBonded)), 1);
+  EXPECT_EQ(ClosedAtStart(StartingIterate(gapped, ColdStart::kAuto)), 0);
+  EXPECT_EQ(StartingIterate(gapped, ColdStart::kAuto).v.norm(), 0.0);
+}
+
+TEST(ColdStartTest, GuessWinsOverEveryColdStart) {
+  const GlobalProblem p = LatticeWithRoundOffGaps();
+  Solution guess;
+  guess.v = Eigen::VectorXd::Constant(p.n(), 0.25);
+  guess.r = Eigen::VectorXd::Zero(p.m());
+  for (ColdStart c : kAllColdStarts) {
+    SCOPED_TRACE(ToString(c));
+    const Solution x = StartingIterate(p, c, &guess);
+    EXPECT_EQ(x.v, guess.v);
+    EXPECT_EQ(x.r, guess.r);
+  }
+}
+
+TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
+  // Every contact sticks at the solution (pull 0.5 mu): the bonded first step
+  // is the answer, where the zero start's first step closes half of them.
+  const GlobalProblem p = LatticeWithRoundOffGaps();
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.tolerance = 1e-10;
+  Solution x;
+  const SolverSummary zero = Solver(options).Solve(p, nullptr, &x);
+  options.cold_start = ColdStart::kAuto;
+  const SolverSummary bonded = Solver(options).Solve(p, nullptr, &x);
+  ASSERT_EQ(zero.status, SolverStatus::kConverged) << zero.message;
+  ASSERT_EQ(bonded.status, SolverStatus::kConverged) << bonded.message;
+  EXPECT_EQ(bonded.iterations, 1);
+  EXPECT_LT(bonded.iterations, zero.iterations);
+}
+
+TEST(ColdStartTest, SharedProblemsConvergeFromEveryColdStart) {
+  for (const char* file : testing::kSharedProblemFiles) {
+    SCOPED_TRACE(file);
+    GlobalProblem p;
+    std::string error;
+    ASSERT_TRUE(ReadGlobalProblem(
+        testing::SharedProblem(file), ReadOptions(), &p, nullptr, &error))
+        << error;
+    for (ColdStart c : kAllColdStarts) {
+      for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
+        SCOPED_TRACE(std::string(ToString(c)) + " " + ToString(solver));
+        SolverOptions options;
+        options.solver = solver;
+        options.cold_start = c;
+        Solution x;
+        const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
+        EXPECT_EQ(s.status, SolverStatus::kConverged) << s.message;
+        double q_free_norm = 0.0;
+        ASSERT_TRUE(ComputeQFreeNorm(p, &q_free_norm, &error)) << error;
+        const ErrorMeasures e = ComputeErrorMeasures(p, x.v, x.r, q_free_norm);
+        EXPECT_TRUE(e.Converged(options.tolerance)) << e.Worst();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fcsn
