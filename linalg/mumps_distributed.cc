@@ -3,6 +3,7 @@
 // mumps_instance.h on the local coordinates.
 #include "linalg/mumps_distributed.h"
 
+#include <limits>
 #include <utility>
 
 #include "linalg/local_entries.h"
@@ -24,7 +25,8 @@ const char* LocalErrorText(int code) {
     case kLocalNotFinite:
       return "a local value (or a right-hand side entry) is not finite";
     case kRhsSize:
-      return "its right-hand side does not have n entries";
+      return "its right-hand side does not have n rows (or is empty or too "
+             "large)";
     default:
       return "invalid local input";
   }
@@ -149,6 +151,18 @@ LinearSolverStatus DistributedMumpsSolver::Factorize(const double* values,
 
 LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::VectorXd* rhs,
                                                  std::string* message) {
+  return SolveColumns(rhs->data(), rhs->size(), 1, message);
+}
+
+LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::MatrixXd* rhs,
+                                                 std::string* message) {
+  return SolveColumns(rhs->data(), rhs->rows(), rhs->cols(), message);
+}
+
+LinearSolverStatus DistributedMumpsSolver::SolveColumns(double* rhs,
+                                                        Eigen::Index rows,
+                                                        Eigen::Index cols,
+                                                        std::string* message) {
   Impl& m = *impl_;
   if (!m.factorized) {
     return linalg_detail::Report(
@@ -156,21 +170,22 @@ LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::VectorXd* rhs,
         "distributed MUMPS: Solve without a successful factorization",
         message);
   }
-  const int local = rhs->size() != m.input.n
-                        ? kRhsSize
-                        : CheckFiniteValues(rhs->data(), rhs->size());
+  // MUMPS and the broadcast count the entries in int.
+  const bool size_ok = rows == m.input.n && cols >= 1 &&
+                       cols <= std::numeric_limits<int>::max() / rows;
+  const int local = !size_ok ? kRhsSize : CheckFiniteValues(rhs, rows * cols);
   if (const LinearSolverStatus status =
           Agree(local, "solve", m.options.mpi_communicator, message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
   if (const LinearSolverStatus status =
-          m.instance.Solve(rhs->data(), &m.workspace, message);
+          m.instance.Solve(rhs, static_cast<int>(cols), &m.workspace, message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
   // The broadcast solution is the same on every rank, and so is this test.
-  if (!rhs->allFinite()) {
+  if (!Eigen::Map<const Eigen::VectorXd>(rhs, rows * cols).allFinite()) {
     return linalg_detail::Report(
         LinearSolverStatus::kSingular,
         "distributed MUMPS: the solution has non-finite entries",

@@ -250,15 +250,18 @@ class Instance {
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
-  // Solve (JOB = 3) in place on rhs (n entries). A workspace shortage enlarges
-  // ICNTL(14), refactorizes the same values and solves again.
+  // Solve (JOB = 3) in place on the nrhs columns of rhs (n x nrhs, column
+  // major, leading dimension n). A workspace shortage enlarges ICNTL(14),
+  // refactorizes the same values and solves again.
   LinearSolverStatus Solve(Real* rhs,
+                           int nrhs,
                            MumpsWorkspace* workspace,
                            std::string* message) {
     const int n = id_.n;
-    saved_rhs_.assign(rhs, rhs + n);
+    const size_t size = static_cast<size_t>(n) * static_cast<size_t>(nrhs);
+    saved_rhs_.assign(rhs, rhs + size);
     for (int attempt = 0;; ++attempt) {
-      id_.nrhs = 1;
+      id_.nrhs = nrhs;
       id_.lrhs = n;
       id_.rhs = rhs;
       Call(kJobSolve);
@@ -276,7 +279,7 @@ class Instance {
       std::copy(saved_rhs_.begin(), saved_rhs_.end(), rhs);
     }
     // The solution is on the host (ICNTL(21) = 0); every rank needs it.
-    BroadcastFromHost(rhs, n, options_.mpi_communicator);
+    BroadcastFromHost(rhs, static_cast<int>(size), options_.mpi_communicator);
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
 
@@ -484,9 +487,10 @@ LinearSolverStatus MumpsInstance<Real>::Factorize(const Real* values,
 
 template <typename Real>
 LinearSolverStatus MumpsInstance<Real>::Solve(Real* rhs,
+                                              int nrhs,
                                               MumpsWorkspace* workspace,
                                               std::string* message) {
-  return impl_->instance.Solve(rhs, workspace, message);
+  return impl_->instance.Solve(rhs, nrhs, workspace, message);
 }
 
 template <typename Real>

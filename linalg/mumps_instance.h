@@ -92,8 +92,11 @@ class MumpsInstance {
   LinearSolverStatus Factorize(const Real* values,
                                MumpsWorkspace* workspace,
                                std::string* message);
-  // MUMPS job 3 in place on rhs (n entries).
+  // MUMPS job 3 in place on rhs: nrhs columns of n entries (column major,
+  // the host's centralized dense right-hand sides, LRHS = n); the solution is
+  // broadcast to every rank.
   LinearSolverStatus Solve(Real* rhs,
+                           int nrhs,
                            MumpsWorkspace* workspace,
                            std::string* message);
 

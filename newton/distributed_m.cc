@@ -2,6 +2,7 @@
 // and the factorization of M for q_free and rho (newton/distributed_m.h).
 #include "newton/distributed_m.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -194,21 +195,9 @@ bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
   reused_blocks_ = blocks_ready_ && SameBits(H, blocks_h_);
   if (reused_blocks_) return true;
   blocks_ready_ = false;
-  // W_aa(:, k) = H_a^T M^-1 H_(3a+k): one solve per column of H (collective,
-  // the same sequence on every rank); symmetrized as MFactorization's LU
-  // blocks are.
-  const int nc = static_cast<int>(H.cols() / 3);
-  blocks_.assign(nc, Eigen::Matrix3d::Zero());
-  Eigen::VectorXd x;
-  for (int a = 0; a < nc; ++a) {
-    Eigen::Matrix3d& Wa = blocks_[a];
-    for (int k = 0; k < 3; ++k) {
-      x = Eigen::VectorXd(H.col(3 * a + k));
-      if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess)
-        return false;
-      for (int l = 0; l < 3; ++l) Wa(l, k) = H.col(3 * a + l).dot(x);
-    }
-    Wa = 0.5 * (Wa + Wa.transpose()).eval();
+  if (!DistributedDiagonalBlocks(
+          solver_.get(), H, kBlockContactsPerBatch, &blocks_, message)) {
+    return false;
   }
   blocks_h_ = H;
   blocks_h_.makeCompressed();
@@ -251,6 +240,33 @@ bool DistributedM::ComputeScaling(const GlobalProblem& problem,
       scaling->rho = RhoFromBlocks(std::vector<Eigen::Matrix3d>(problem.nc()),
                                    options.rho);
       break;
+  }
+  return true;
+}
+
+bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
+                               const SparseMatrix& H,
+                               int contacts_per_batch,
+                               std::vector<Eigen::Matrix3d>* blocks,
+                               std::string* message) {
+  const int nc = static_cast<int>(H.cols() / 3);
+  blocks->assign(nc, Eigen::Matrix3d::Zero());
+  // X: the 3 columns of H of each contact of the batch, then M^-1 of them
+  // (the last batch may be shorter: nc need not be a multiple).
+  Eigen::MatrixXd x;
+  for (int a0 = 0; a0 < nc; a0 += contacts_per_batch) {
+    const int count = std::min(contacts_per_batch, nc - a0);
+    x.setZero(H.rows(), 3 * count);
+    for (int j = 0; j < 3 * count; ++j) {
+      for (SparseMatrix::InnerIterator it(H, 3 * a0 + j); it; ++it)
+        x(it.row(), j) = it.value();
+    }
+    if (solver->Solve(&x, message) != LinearSolverStatus::kSuccess)
+      return false;
+    for (int k = 0; k < count; ++k) {
+      (*blocks)[a0 + k] =
+          DiagonalBlockFromSolve(H, a0 + k, x.middleCols(3 * k, 3));
+    }
   }
   return true;
 }
