@@ -403,6 +403,23 @@ void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
                       "--out-of-core)");
 }
 
+// How each file is solved and reported: M distributed, JSON.
+void AddRunOptions(CLI::App* command, SolveArgs* args) {
+  command->add_flag(
+      "--distribute-m",
+      args->distribute_m,
+      "M distributed over the MPI ranks: each rank keeps the entries of its "
+      "contiguous block of rows and MUMPS factorizes from distributed input "
+      "(every rank still reads the file; newton solver with MUMPS only)");
+  command->add_flag(
+      "--json",
+      args->json,
+      "One JSON object per file (file, n, m, nc, status, error, e_cone, "
+      "..., history)");
+  command->add_flag(
+      "--no-history", args->no_history, "Leave the history out of --json");
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -481,19 +498,7 @@ void RegisterSolveCommand(CLI::App& app) {
   AddNsgsOptions(command, args.get());
   AddMemoryOptions(command, args.get());
   AddStartOptions(command, args.get());
-  command->add_flag(
-      "--distribute-m",
-      args->distribute_m,
-      "M distributed over the MPI ranks: each rank keeps the entries of its "
-      "contiguous block of rows and MUMPS factorizes from distributed input "
-      "(every rank still reads the file; newton solver with MUMPS only)");
-  command->add_flag(
-      "--json",
-      args->json,
-      "One JSON object per file (file, n, m, nc, status, error, e_cone, "
-      "..., history)");
-  command->add_flag(
-      "--no-history", args->no_history, "Leave the history out of --json");
+  AddRunOptions(command, args.get());
   CLI::Option* output = command->add_option(
       "--output",
       args->output,

@@ -23,12 +23,8 @@
 //   Solve(&rhs)             JOB = 3 on the host's rhs (centralized, n
 //                           entries); the solution is broadcast, so every
 //                           rank returns the same x.
-//   Solve(&rhs_matrix)      the same on the columns of an n x nrhs matrix in
-//                           one JOB = 3 (MUMPS multiple right-hand sides,
-//                           NRHS = nrhs, LRHS = n): one collective call and
-//                           one broadcast instead of nrhs; memory n x nrhs
-//                           doubles on every rank, so callers solve many
-//                           columns in bounded batches (n x nrhs < 2^31).
+//   InverseEntries(pattern) selected entries of A^-1 (ICNTL(30) = 1), the
+//                           same on every rank.
 //
 // d-MUMPS only (double precision). Ordering: MUMPS gathers the structure
 // itself, so fcsn's METIS ordering (which needs the whole pattern on one
@@ -72,11 +68,17 @@ class DistributedMumpsSolver {
   // rhs := A^-1 rhs: the host's rhs is used (n entries on every rank), the
   // solution is returned on every rank.
   LinearSolverStatus Solve(Eigen::VectorXd* rhs, std::string* message);
-  // rhs := A^-1 rhs for the columns of rhs (n rows, at least one column, the
-  // same size on every rank, rows x cols < 2^31): the host's columns are
-  // used, the solutions are returned on every rank. The checks, the statuses
-  // and the messages are the vector Solve()'s.
-  LinearSolverStatus Solve(Eigen::MatrixXd* rhs, std::string* message);
+  // Selected entries of A^-1 (MUMPS ICNTL(30) = 1: sparse right-hand sides
+  // and solutions, so only the parts of the factors' tree that the pattern
+  // reaches are traversed): the pattern is 0-based by columns, col_ptr
+  // (n + 1 entries) and rows (rows strictly increasing in each column), the
+  // same on every rank; values receives (A^-1)(rows[k], j) for each k of
+  // column j, on every rank. kInvalidInput on every rank if the pattern is
+  // malformed or differs in size between ranks.
+  LinearSolverStatus InverseEntries(const std::vector<int>& col_ptr,
+                                    const std::vector<int>& rows,
+                                    std::vector<double>* values,
+                                    std::string* message);
 
   // MUMPS' INFOG(i) and ICNTL(i), 1-based (tests and expert logging).
   int Infog(int i) const;
@@ -84,10 +86,6 @@ class DistributedMumpsSolver {
 
  private:
   struct Impl;
-  LinearSolverStatus SolveColumns(double* rhs,
-                                  Eigen::Index rows,
-                                  Eigen::Index cols,
-                                  std::string* message);
   explicit DistributedMumpsSolver(const LinearSolverOptions& options);
   std::unique_ptr<Impl> impl_;
 };

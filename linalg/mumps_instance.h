@@ -92,13 +92,20 @@ class MumpsInstance {
   LinearSolverStatus Factorize(const Real* values,
                                MumpsWorkspace* workspace,
                                std::string* message);
-  // MUMPS job 3 in place on rhs: nrhs columns of n entries (column major,
-  // the host's centralized dense right-hand sides, LRHS = n); the solution is
-  // broadcast to every rank.
+  // MUMPS job 3 in place on rhs (n entries).
   LinearSolverStatus Solve(Real* rhs,
-                           int nrhs,
                            MumpsWorkspace* workspace,
                            std::string* message);
+
+  // Entries of A^-1 on a 1-based pattern by columns (ICNTL(30) = 1):
+  // irhs_ptr (n + 1) and irhs_sparse (nz) ask, rhs_sparse (nz) receives;
+  // the host's arrays are broadcast to every rank on success.
+  LinearSolverStatus InverseEntries(int* irhs_ptr,
+                                    int* irhs_sparse,
+                                    Real* rhs_sparse,
+                                    int nz,
+                                    MumpsWorkspace* workspace,
+                                    std::string* message);
 
   bool analyzed() const;
   bool factorized() const;

@@ -133,11 +133,11 @@ class MumpsFactorization final : public NumericFactorization {
   LinearSolverStatus Solve(Eigen::VectorXd* rhs,
                            std::string* message) override {
     if constexpr (std::is_same_v<Real, double>) {
-      return instance_->Solve(rhs->data(), 1, workspace_, message);
+      return instance_->Solve(rhs->data(), workspace_, message);
     } else {
       rhs_ = rhs->cast<Real>();
       const LinearSolverStatus status =
-          instance_->Solve(rhs_.data(), 1, workspace_, message);
+          instance_->Solve(rhs_.data(), workspace_, message);
       if (status == LinearSolverStatus::kSuccess) {
         *rhs = rhs_.template cast<double>();
       }

@@ -10,10 +10,10 @@
 //   diag(M)          the same sum (RhoRule::kDiagonalEstimate);
 //   M^-1             a DistributedMumpsSolver factorization of M alone:
 //                    q_free = H^T M^-1 f + w, and for the exact rho rules
-//                    W_aa = H_a^T M^-1 H_a from the solves of H's 3 nc
-//                    columns, batched as MUMPS multiple right-hand sides
-//                    (kBlockContactsPerBatch contacts per collective solve:
-//                    ceil(nc / 32) solves instead of 3 nc);
+//                    W_aa = H_a^T M^-1 H_a from the entries of M^-1 on
+//                    S_a x S_a (S_a: the dofs of H_a), which MUMPS computes
+//                    with sparse right-hand sides and solutions (ICNTL(30),
+//                    kBlockContactsPerBatch contacts per collective call);
 //   the Newton matrix  NewtonSystem appends the scaled local entries of M to
 //                    J_0's values, DistributedJacobianSolver factorizes
 //                    (linalg/distributed_jacobian_solver.h).
@@ -48,12 +48,13 @@
 
 namespace fcsn::internal {
 
-// Contacts whose 3 columns of H are solved together for W_aa (one MUMPS
-// JOB = 3 with NRHS = 3 x 32 = 96): the batch holds n x 96 doubles on every
-// rank (n = 43,745: 34 MB), and the 3 nc solves become ceil(nc / 32)
-// collective calls and broadcasts. Larger batches gain little once the
-// per-call latency is amortized.
-constexpr int kBlockContactsPerBatch = 32;
+// Contacts whose blocks W_aa one MUMPS call computes (DistributedDiagonalBlocks):
+// the call asks for the entries of M^-1 on S_a x S_a of each contact of the
+// batch (S_a: the dofs of H_a, some 10 to 30), so the batch holds at most
+// 1024 x |S_a|^2 entries (about 1 million with index: 12 MB at |S_a| = 30)
+// on every rank, and the 3 nc solves of one column each become ceil(nc /
+// 1024) calls.
+constexpr int kBlockContactsPerBatch = 1024;
 
 class DistributedM {
  public:
@@ -110,10 +111,12 @@ class DistributedM {
 };
 
 // W_aa = H_a^T M^-1 H_a (DiagonalBlockFromSolve, newton/m_factorization.h)
-// for every contact a, with M factorized by `solver` (collective): the columns
-// of H are solved contacts_per_batch contacts at a time (>= 1; the last batch
-// holds the remaining nc mod contacts_per_batch contacts). False with the
-// solver's message (the same on every rank) when a solve fails.
+// for every contact a, with M factorized by `solver` (collective): X_a = M^-1
+// H_a is needed on the rows S_a of H_a only, X_a(S_a, :) = M^-1(S_a, S_a)
+// H_a(S_a, :), from the entries of M^-1 that InverseEntries() computes,
+// contacts_per_batch contacts per call (>= 1; the last batch holds the
+// remaining contacts). False with the solver's message (the same on every
+// rank) when a call fails.
 bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
                                const SparseMatrix& H,
                                int contacts_per_batch,

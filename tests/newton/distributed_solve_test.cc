@@ -286,7 +286,7 @@ TEST(DistributedMTest, KeepsFactorsAndBlocksWhileUnchanged) {
   EXPECT_LE(testing::RelativeDistance(stiffer.rho, 2.0 * first.rho), 1e-12);
 }
 
-// W_aa from batched multiple right-hand sides: every batch size, including
+// W_aa from the entries of M^-1 (ICNTL(30)), batched: every batch size, including
 // ones that do not divide nc (a short last batch) and ones larger than nc,
 // gives the replicated MInverse's blocks (an LDL^T of the whole M) to
 // round-off, on every rank.
