@@ -23,13 +23,15 @@ MpiSession::MpiSession(int* argc, char*** argv) {
 
 MpiSession::~MpiSession() { MPI_Finalize(); }
 
-bool MpiSession::is_host() {
+bool MpiSession::is_host() { return rank() == 0; }
+
+int MpiSession::rank() {
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (!initialized) return true;
+  if (!initialized) return 0;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
+  return rank;
 }
 
 int MpiSession::size() {
@@ -47,6 +49,7 @@ MpiSession::MpiSession(int*, char***) {}
 MpiSession::~MpiSession() = default;
 bool MpiSession::is_host() { return true; }
 int MpiSession::size() { return 1; }
+int MpiSession::rank() { return 0; }
 
 #endif
 

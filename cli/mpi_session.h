@@ -28,6 +28,8 @@ class MpiSession {
   static bool is_host();
   // Processes in MPI_COMM_WORLD (1 in the seq flavour).
   static int size();
+  // This process' rank in MPI_COMM_WORLD (0 in the seq flavour).
+  static int rank();
 };
 
 }  // namespace fcsn::cli

@@ -46,6 +46,7 @@ struct SolveArgs {
   bool out_of_core = false;
   std::string out_of_core_dir;  // non-empty implies out_of_core
   bool warm_start = false;
+  bool distribute_m = false;
   bool json = false;
   bool no_history = false;
   std::string output;
@@ -225,6 +226,50 @@ nlohmann::json SummaryJson(const std::string& file,
   return out;
 }
 
+// --distribute-m: this rank's share of M, the entries whose row falls in its
+// contiguous block of rows [rank n / size, (rank + 1) n / size) (a FEM code's
+// row partition; all of M with one process). M's entries leave `problem` (its
+// size stays, as Solver's distributed overload asks) for *m_entries.
+LocalMatrixEntries TakeRowShare(GlobalProblem* problem,
+                                SparseMatrix* m_entries) {
+  const long long n = problem->n();
+  const long long size = MpiSession::size();
+  const long long rank = MpiSession::rank();
+  const long long first = rank * n / size;
+  const long long end = (rank + 1) * n / size;
+  LocalMatrixEntries local;
+  const SparseMatrix& M = problem->M;
+  for (int j = 0; j < M.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(M, j); it; ++it) {
+      if (it.row() < first || it.row() >= end) continue;
+      local.rows.push_back(static_cast<int>(it.row()));
+      local.cols.push_back(j);
+      local.values.push_back(it.value());
+    }
+  }
+  m_entries->swap(problem->M);
+  problem->M.resize(n, n);
+  problem->M.makeCompressed();
+  return local;
+}
+
+// Solves `problem` replicated, or with --distribute-m with M distributed over
+// the ranks by rows (Solver's distributed overload; `problem` keeps M's
+// entries only when they are to be written by --output).
+SolverSummary SolveOne(const SolveArgs& args,
+                       Solver* solver,
+                       GlobalProblem* problem,
+                       const Solution* guess,
+                       Solution* solution) {
+  if (!args.distribute_m) return solver->Solve(*problem, guess, solution);
+  SparseMatrix m_entries;
+  const LocalMatrixEntries local = TakeRowShare(problem, &m_entries);
+  if (!args.output_given) m_entries = SparseMatrix();
+  const SolverSummary summary = solver->Solve(*problem, local, guess, solution);
+  if (args.output_given) problem->M.swap(m_entries);
+  return summary;
+}
+
 void RunSolve(const SolveArgs& args) {
   const SolverOptions options = MakeOptions(args);
   const MStorage m_storage = ParseMStorage(args.m_storage);
@@ -261,7 +306,8 @@ void RunSolve(const SolveArgs& args) {
       guess_ptr = &guess;
     }
     Solution solution;
-    const SolverSummary summary = solver.Solve(problem, guess_ptr, &solution);
+    const SolverSummary summary =
+        SolveOne(args, &solver, &problem, guess_ptr, &solution);
     if (summary.status == SolverStatus::kInvalidInput)
       FailBadInput(file + ": " + summary.message);
     all_converged = all_converged && summary.IsConverged();
@@ -357,6 +403,23 @@ void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
                       "--out-of-core)");
 }
 
+// How each file is solved and reported: M distributed, JSON.
+void AddRunOptions(CLI::App* command, SolveArgs* args) {
+  command->add_flag(
+      "--distribute-m",
+      args->distribute_m,
+      "M distributed over the MPI ranks: each rank keeps the entries of its "
+      "contiguous block of rows and MUMPS factorizes from distributed input "
+      "(every rank still reads the file; newton solver with MUMPS only)");
+  command->add_flag(
+      "--json",
+      args->json,
+      "One JSON object per file (file, n, m, nc, status, error, e_cone, "
+      "..., history)");
+  command->add_flag(
+      "--no-history", args->no_history, "Leave the history out of --json");
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -435,13 +498,7 @@ void RegisterSolveCommand(CLI::App& app) {
   AddNsgsOptions(command, args.get());
   AddMemoryOptions(command, args.get());
   AddStartOptions(command, args.get());
-  command->add_flag(
-      "--json",
-      args->json,
-      "One JSON object per file (file, n, m, nc, status, error, e_cone, "
-      "..., history)");
-  command->add_flag(
-      "--no-history", args->no_history, "Leave the history out of --json");
+  AddRunOptions(command, args.get());
   CLI::Option* output = command->add_option(
       "--output",
       args->output,

@@ -119,6 +119,10 @@ void BroadcastFromHost(float* x, int n, int communicator) {
   MPI_Bcast(x, n, MPI_FLOAT, kHostRank, CommOf(communicator));
 }
 
+void BroadcastFromHost(int* x, int n, int communicator) {
+  MPI_Bcast(x, n, MPI_INT, kHostRank, CommOf(communicator));
+}
+
 #else  // seq flavour
 
 std::string CheckMpiReady(int) { return ""; }
@@ -143,6 +147,7 @@ void SumOverRanks(double*, int, int) {}
 
 void BroadcastFromHost(double*, int, int) {}
 void BroadcastFromHost(float*, int, int) {}
+void BroadcastFromHost(int*, int, int) {}
 
 #endif
 

@@ -67,6 +67,7 @@ void SumOverRanks(double* x, int n, int communicator);
 // x[0..n) := the host's x[0..n), on every rank of `communicator`.
 void BroadcastFromHost(double* x, int n, int communicator);
 void BroadcastFromHost(float* x, int n, int communicator);
+void BroadcastFromHost(int* x, int n, int communicator);
 
 }  // namespace fcsn::internal
 

@@ -3,6 +3,7 @@
 // mumps_instance.h on the local coordinates.
 #include "linalg/mumps_distributed.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "linalg/local_entries.h"
@@ -14,6 +15,7 @@ namespace {
 
 // A reason beyond linalg/local_entries.h's (codes of FirstFailure()).
 constexpr int kRhsSize = kLocalNotFinite + 1;
+constexpr int kInvalidPattern = kRhsSize + 1;
 
 const char* LocalErrorText(int code) {
   switch (code) {
@@ -23,8 +25,11 @@ const char* LocalErrorText(int code) {
       return "a local entry's row or column is outside 0..n-1";
     case kLocalNotFinite:
       return "a local value (or a right-hand side entry) is not finite";
+    case kInvalidPattern:
+      return "the pattern of A^-1 entries is malformed or differs in size";
     case kRhsSize:
-      return "its right-hand side does not have n entries";
+      return "its right-hand side does not have n rows (or is empty or too "
+             "large)";
     default:
       return "invalid local input";
   }
@@ -174,6 +179,93 @@ LinearSolverStatus DistributedMumpsSolver::Solve(Eigen::VectorXd* rhs,
     return linalg_detail::Report(
         LinearSolverStatus::kSingular,
         "distributed MUMPS: the solution has non-finite entries",
+        message);
+  }
+  return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+}
+
+namespace {
+
+// 0 when (col_ptr, rows) is a pattern by columns of an n x n matrix with
+// strictly increasing rows in each column, else kInvalidPattern.
+
+int CheckPattern(int n,
+                 const std::vector<int>& col_ptr,
+                 const std::vector<int>& rows) {
+  if (static_cast<int>(col_ptr.size()) != n + 1 || col_ptr[0] != 0 ||
+      col_ptr[n] != static_cast<int>(rows.size())) {
+    return kInvalidPattern;
+  }
+  for (int j = 0; j < n; ++j) {
+    if (col_ptr[j + 1] < col_ptr[j]) return kInvalidPattern;
+    for (int k = col_ptr[j]; k < col_ptr[j + 1]; ++k) {
+      if (rows[k] < 0 || rows[k] >= n ||
+          (k > col_ptr[j] && rows[k] <= rows[k - 1])) {
+        return kInvalidPattern;
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+LinearSolverStatus DistributedMumpsSolver::InverseEntries(
+    const std::vector<int>& col_ptr,
+    const std::vector<int>& rows,
+    std::vector<double>* values,
+    std::string* message) {
+  Impl& m = *impl_;
+  if (!m.factorized) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kNotReady,
+        "distributed MUMPS: InverseEntries without a successful factorization",
+        message);
+  }
+  const int comm = m.options.mpi_communicator;
+  const int nz = static_cast<int>(rows.size());
+  if (const LinearSolverStatus status = Agree(
+          !SameOnAllRanks(nz, comm) ? kInvalidPattern
+                                    : CheckPattern(m.input.n, col_ptr, rows),
+          "inverse entries",
+          comm,
+          message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  values->assign(nz, 0.0);
+  if (nz == 0)
+    return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  // MUMPS' 1-based copies; it writes the pattern back with the entries.
+  std::vector<int> ptr(col_ptr.size()), irn(rows.size());
+  for (size_t j = 0; j < ptr.size(); ++j) ptr[j] = col_ptr[j] + 1;
+  for (int k = 0; k < nz; ++k) irn[k] = rows[k] + 1;
+  std::vector<double> out(nz);
+  if (const LinearSolverStatus status = m.instance.InverseEntries(
+          ptr.data(), irn.data(), out.data(), nz, &m.workspace, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  // Back in the caller's order (the pattern is unique and sorted per column).
+  for (int j = 0; j < m.input.n; ++j) {
+    for (int k = ptr[j] - 1; k < ptr[j + 1] - 1; ++k) {
+      const auto first = rows.begin() + col_ptr[j];
+      const auto last = rows.begin() + col_ptr[j + 1];
+      const auto at = std::lower_bound(first, last, irn[k] - 1);
+      if (at == last || *at != irn[k] - 1) {
+        return linalg_detail::Report(
+            LinearSolverStatus::kFailure,
+            "distributed MUMPS: A^-1 entries came back on another pattern",
+            message);
+      }
+      (*values)[at - rows.begin()] = out[k];
+    }
+  }
+  // The broadcast entries are the same on every rank, and so is this test.
+  if (!Eigen::Map<const Eigen::VectorXd>(values->data(), nz).allFinite()) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kSingular,
+        "distributed MUMPS: an entry of A^-1 is not finite",
         message);
   }
   return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);

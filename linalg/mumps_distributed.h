@@ -23,6 +23,8 @@
 //   Solve(&rhs)             JOB = 3 on the host's rhs (centralized, n
 //                           entries); the solution is broadcast, so every
 //                           rank returns the same x.
+//   InverseEntries(pattern) selected entries of A^-1 (ICNTL(30) = 1), the
+//                           same on every rank.
 //
 // d-MUMPS only (double precision). Ordering: MUMPS gathers the structure
 // itself, so fcsn's METIS ordering (which needs the whole pattern on one
@@ -66,6 +68,17 @@ class DistributedMumpsSolver {
   // rhs := A^-1 rhs: the host's rhs is used (n entries on every rank), the
   // solution is returned on every rank.
   LinearSolverStatus Solve(Eigen::VectorXd* rhs, std::string* message);
+  // Selected entries of A^-1 (MUMPS ICNTL(30) = 1: sparse right-hand sides
+  // and solutions, so only the parts of the factors' tree that the pattern
+  // reaches are traversed): the pattern is 0-based by columns, col_ptr
+  // (n + 1 entries) and rows (rows strictly increasing in each column), the
+  // same on every rank; values receives (A^-1)(rows[k], j) for each k of
+  // column j, on every rank. kInvalidInput on every rank if the pattern is
+  // malformed or differs in size between ranks.
+  LinearSolverStatus InverseEntries(const std::vector<int>& col_ptr,
+                                    const std::vector<int>& rows,
+                                    std::vector<double>* values,
+                                    std::string* message);
 
   // MUMPS' INFOG(i) and ICNTL(i), 1-based (tests and expert logging).
   int Infog(int i) const;

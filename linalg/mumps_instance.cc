@@ -257,10 +257,14 @@ class Instance {
                            std::string* message) {
     const int n = id_.n;
     saved_rhs_.assign(rhs, rhs + n);
+    // The host's RHS only: MUMPS reads it there, and keeps a pointer given
+    // on another rank associated, which a later sparse solve
+    // (InverseEntries) is refused for.
+    const bool host = CommRank(options_.mpi_communicator) == 0;
     for (int attempt = 0;; ++attempt) {
       id_.nrhs = 1;
       id_.lrhs = n;
-      id_.rhs = rhs;
+      id_.rhs = host ? rhs : nullptr;
       Call(kJobSolve);
       const int info1 = InfogOf(id_, 1);
       if (info1 >= 0) break;
@@ -278,6 +282,56 @@ class Instance {
     // The solution is on the host (ICNTL(21) = 0); every rank needs it.
     BroadcastFromHost(rhs, n, options_.mpi_communicator);
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
+  }
+
+  // Selected entries of A^-1 (JOB = 3 with ICNTL(30) = 1, NRHS = N): the
+  // host's 1-based pattern by columns (irhs_ptr: n + 1, irhs_sparse: nz)
+  // asks, MUMPS writes the entries into rhs_sparse (nz) and the pattern
+  // back. Then pattern and entries are broadcast. ICNTL(30) is 0 again on
+  // return (the ordinary solves), and a workspace shortage is retried as in
+  // Solve().
+  LinearSolverStatus InverseEntries(int* irhs_ptr,
+                                    int* irhs_sparse,
+                                    Real* rhs_sparse,
+                                    int nz,
+                                    MumpsWorkspace* workspace,
+                                    std::string* message) {
+    const int n = id_.n;
+    const std::vector<int> saved_ptr(irhs_ptr, irhs_ptr + n + 1);
+    const std::vector<int> saved_rows(irhs_sparse, irhs_sparse + nz);
+    LinearSolverStatus status = LinearSolverStatus::kSuccess;
+    for (int attempt = 0;; ++attempt) {
+      IcntlOf(id_, 30) = 1;
+      id_.nrhs = n;
+      id_.lrhs = n;
+      id_.nz_rhs = nz;
+      // The host's arrays only: MUMPS refuses them (and a dense RHS) on the
+      // other ranks.
+      const bool host = CommRank(options_.mpi_communicator) == 0;
+      id_.irhs_ptr = host ? irhs_ptr : nullptr;
+      id_.irhs_sparse = host ? irhs_sparse : nullptr;
+      id_.rhs_sparse = host ? rhs_sparse : nullptr;
+      id_.rhs = nullptr;
+      Call(kJobSolve);
+      id_.irhs_ptr = nullptr;
+      id_.irhs_sparse = nullptr;
+      id_.rhs_sparse = nullptr;
+      IcntlOf(id_, 30) = 0;
+      const int info1 = InfogOf(id_, 1);
+      if (info1 >= 0) break;
+      if (!EnlargeWorkspace(info1, attempt, workspace))
+        return Error(Phase::kSolve, message);
+      const std::vector<Real> values = values_;
+      status = Factorize(values.data(), workspace, message);
+      if (status != LinearSolverStatus::kSuccess) return status;
+      std::copy(saved_ptr.begin(), saved_ptr.end(), irhs_ptr);
+      std::copy(saved_rows.begin(), saved_rows.end(), irhs_sparse);
+    }
+    const int comm = options_.mpi_communicator;
+    BroadcastFromHost(irhs_ptr, n + 1, comm);
+    BroadcastFromHost(irhs_sparse, nz, comm);
+    BroadcastFromHost(rhs_sparse, nz, comm);
+    return linalg_detail::Report(status, "", message);
   }
 
   bool analyzed() const { return analyzed_; }
@@ -487,6 +541,18 @@ LinearSolverStatus MumpsInstance<Real>::Solve(Real* rhs,
                                               MumpsWorkspace* workspace,
                                               std::string* message) {
   return impl_->instance.Solve(rhs, workspace, message);
+}
+
+template <typename Real>
+LinearSolverStatus MumpsInstance<Real>::InverseEntries(
+    int* irhs_ptr,
+    int* irhs_sparse,
+    Real* rhs_sparse,
+    int nz,
+    MumpsWorkspace* workspace,
+    std::string* message) {
+  return impl_->instance.InverseEntries(
+      irhs_ptr, irhs_sparse, rhs_sparse, nz, workspace, message);
 }
 
 template <typename Real>

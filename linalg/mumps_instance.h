@@ -97,6 +97,16 @@ class MumpsInstance {
                            MumpsWorkspace* workspace,
                            std::string* message);
 
+  // Entries of A^-1 on a 1-based pattern by columns (ICNTL(30) = 1):
+  // irhs_ptr (n + 1) and irhs_sparse (nz) ask, rhs_sparse (nz) receives;
+  // the host's arrays are broadcast to every rank on success.
+  LinearSolverStatus InverseEntries(int* irhs_ptr,
+                                    int* irhs_sparse,
+                                    Real* rhs_sparse,
+                                    int nz,
+                                    MumpsWorkspace* workspace,
+                                    std::string* message);
+
   bool analyzed() const;
   bool factorized() const;
   // 1-based as in the user guide; the caller checks the range.

@@ -2,6 +2,7 @@
 // and the factorization of M for q_free and rho (newton/distributed_m.h).
 #include "newton/distributed_m.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -194,21 +195,9 @@ bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
   reused_blocks_ = blocks_ready_ && SameBits(H, blocks_h_);
   if (reused_blocks_) return true;
   blocks_ready_ = false;
-  // W_aa(:, k) = H_a^T M^-1 H_(3a+k): one solve per column of H (collective,
-  // the same sequence on every rank); symmetrized as MFactorization's LU
-  // blocks are.
-  const int nc = static_cast<int>(H.cols() / 3);
-  blocks_.assign(nc, Eigen::Matrix3d::Zero());
-  Eigen::VectorXd x;
-  for (int a = 0; a < nc; ++a) {
-    Eigen::Matrix3d& Wa = blocks_[a];
-    for (int k = 0; k < 3; ++k) {
-      x = Eigen::VectorXd(H.col(3 * a + k));
-      if (solver_->Solve(&x, message) != LinearSolverStatus::kSuccess)
-        return false;
-      for (int l = 0; l < 3; ++l) Wa(l, k) = H.col(3 * a + l).dot(x);
-    }
-    Wa = 0.5 * (Wa + Wa.transpose()).eval();
+  if (!DistributedDiagonalBlocks(
+          solver_.get(), H, kBlockContactsPerBatch, &blocks_, message)) {
+    return false;
   }
   blocks_h_ = H;
   blocks_h_.makeCompressed();
@@ -251,6 +240,100 @@ bool DistributedM::ComputeScaling(const GlobalProblem& problem,
       scaling->rho = RhoFromBlocks(std::vector<Eigen::Matrix3d>(problem.nc()),
                                    options.rho);
       break;
+  }
+  return true;
+}
+
+namespace {
+
+// The dofs each contact of [a0, a0 + count) touches: the rows of its 3
+// columns of H, sorted and unique (CSR: start has count + 1 entries).
+void ContactSupports(const SparseMatrix& H,
+                     int a0,
+                     int count,
+                     std::vector<int>* start,
+                     std::vector<int>* dofs) {
+  start->assign(1, 0);
+  dofs->clear();
+  for (int a = a0; a < a0 + count; ++a) {
+    const auto begin = static_cast<std::ptrdiff_t>(dofs->size());
+    for (int j = 3 * a; j < 3 * a + 3; ++j) {
+      for (SparseMatrix::InnerIterator it(H, j); it; ++it)
+        dofs->push_back(static_cast<int>(it.row()));
+    }
+    std::sort(dofs->begin() + begin, dofs->end());
+    dofs->erase(std::unique(dofs->begin() + begin, dofs->end()), dofs->end());
+    start->push_back(static_cast<int>(dofs->size()));
+  }
+}
+
+// The entries (i, j) of M^-1 that the blocks W_aa of the supports need (i
+// and j in one contact's support), as a pattern by columns of an n x n
+// matrix, rows strictly increasing (DistributedMumpsSolver::InverseEntries).
+void InversePattern(int n,
+                    const std::vector<int>& start,
+                    const std::vector<int>& dofs,
+                    std::vector<int>* col_ptr,
+                    std::vector<int>* rows) {
+  std::vector<std::pair<int, int>> entries;  // (column, row)
+  for (size_t c = 0; c + 1 < start.size(); ++c) {
+    for (int q = start[c]; q < start[c + 1]; ++q) {
+      for (int p = start[c]; p < start[c + 1]; ++p)
+        entries.emplace_back(dofs[q], dofs[p]);
+    }
+  }
+  std::sort(entries.begin(), entries.end());
+  entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+  col_ptr->assign(n + 1, 0);
+  rows->resize(entries.size());
+  for (size_t k = 0; k < entries.size(); ++k) {
+    ++(*col_ptr)[entries[k].first + 1];
+    (*rows)[k] = entries[k].second;
+  }
+  for (int j = 0; j < n; ++j) (*col_ptr)[j + 1] += (*col_ptr)[j];
+}
+
+}  // namespace
+
+bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
+                               const SparseMatrix& H,
+                               int contacts_per_batch,
+                               std::vector<Eigen::Matrix3d>* blocks,
+                               std::string* message) {
+  const int n = static_cast<int>(H.rows());
+  const int nc = static_cast<int>(H.cols() / 3);
+  blocks->assign(nc, Eigen::Matrix3d::Zero());
+  std::vector<int> start, dofs, col_ptr, rows;
+  std::vector<double> inverse;
+  // Rows S_a of X_a = M^-1 H_a only: H_a^T X_a meets no other row.
+  Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, 3);
+  for (int a0 = 0; a0 < nc; a0 += contacts_per_batch) {
+    const int count = std::min(contacts_per_batch, nc - a0);
+    ContactSupports(H, a0, count, &start, &dofs);
+    InversePattern(n, start, dofs, &col_ptr, &rows);
+    if (solver->InverseEntries(col_ptr, rows, &inverse, message) !=
+        LinearSolverStatus::kSuccess) {
+      return false;
+    }
+    for (int c = 0; c < count; ++c) {
+      const int a = a0 + c;
+      const int* s_begin = dofs.data() + start[c];
+      const int* s_end = dofs.data() + start[c + 1];
+      // x(i, k) = sum over j of M^-1(i, j) H(j, 3a + k), i and j in S_a.
+      for (int k = 0; k < 3; ++k) {
+        for (SparseMatrix::InnerIterator it(H, 3 * a + k); it; ++it) {
+          const int j = static_cast<int>(it.row());
+          const int* first = rows.data() + col_ptr[j];
+          const int* last = rows.data() + col_ptr[j + 1];
+          for (const int* i = s_begin; i != s_end; ++i) {
+            const int* at = std::lower_bound(first, last, *i);
+            x(*i, k) += inverse[at - rows.data()] * it.value();
+          }
+        }
+      }
+      (*blocks)[a] = DiagonalBlockFromSolve(H, a, x);
+      for (const int* i = s_begin; i != s_end; ++i) x.row(*i).setZero();
+    }
   }
   return true;
 }

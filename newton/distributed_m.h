@@ -10,8 +10,10 @@
 //   diag(M)          the same sum (RhoRule::kDiagonalEstimate);
 //   M^-1             a DistributedMumpsSolver factorization of M alone:
 //                    q_free = H^T M^-1 f + w, and for the exact rho rules
-//                    W_aa = H_a^T M^-1 H_a by one solve per column of H_a
-//                    (3 nc solves: cost O(nc) solves, stated);
+//                    W_aa = H_a^T M^-1 H_a from the entries of M^-1 on
+//                    S_a x S_a (S_a: the dofs of H_a), which MUMPS computes
+//                    with sparse right-hand sides and solutions (ICNTL(30),
+//                    kBlockContactsPerBatch contacts per collective call);
 //   the Newton matrix  NewtonSystem appends the scaled local entries of M to
 //                    J_0's values, DistributedJacobianSolver factorizes
 //                    (linalg/distributed_jacobian_solver.h).
@@ -45,6 +47,14 @@
 #include "newton/rho.h"
 
 namespace fcsn::internal {
+
+// Contacts whose blocks W_aa one MUMPS call computes (DistributedDiagonalBlocks):
+// the call asks for the entries of M^-1 on S_a x S_a of each contact of the
+// batch (S_a: the dofs of H_a, some 10 to 30), so the batch holds at most
+// 1024 x |S_a|^2 entries (about 1 million with index: 12 MB at |S_a| = 30)
+// on every rank, and the 3 nc solves of one column each become ceil(nc /
+// 1024) calls.
+constexpr int kBlockContactsPerBatch = 1024;
 
 class DistributedM {
  public:
@@ -99,6 +109,19 @@ class DistributedM {
   std::vector<Eigen::Matrix3d> blocks_;
   SparseMatrix blocks_h_;
 };
+
+// W_aa = H_a^T M^-1 H_a (DiagonalBlockFromSolve, newton/m_factorization.h)
+// for every contact a, with M factorized by `solver` (collective): X_a = M^-1
+// H_a is needed on the rows S_a of H_a only, X_a(S_a, :) = M^-1(S_a, S_a)
+// H_a(S_a, :), from the entries of M^-1 that InverseEntries() computes,
+// contacts_per_batch contacts per call (>= 1; the last batch holds the
+// remaining contacts). False with the solver's message (the same on every
+// rank) when a call fails.
+bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
+                               const SparseMatrix& H,
+                               int contacts_per_batch,
+                               std::vector<Eigen::Matrix3d>* blocks,
+                               std::string* message);
 
 // y = M v: problem.M * v, or the distributed product when distributed_m is
 // not null (collective then).

@@ -80,6 +80,17 @@ void DiagonalBlocksFromLdlt(const Ldlt& ldlt,
 
 }  // namespace
 
+Eigen::Matrix3d DiagonalBlockFromSolve(
+    const SparseMatrix& H,
+    int a,
+    const Eigen::Ref<const Eigen::MatrixXd>& x_a) {
+  Eigen::Matrix3d b;
+  for (int k = 0; k < 3; ++k) {
+    for (int l = 0; l < 3; ++l) b(l, k) = H.col(3 * a + l).dot(x_a.col(k));
+  }
+  return 0.5 * (b + b.transpose());
+}
+
 const char* ToString(MFactorizationType type) {
   switch (type) {
     case MFactorizationType::kNone:
@@ -262,9 +273,7 @@ void MFactorization::DiagonalBlocks(
   for (int a = 0; a < nc; ++a) {
     Ha = Eigen::MatrixXd(H.middleCols(3 * a, 3));
     const Eigen::MatrixXd X = factors_->lu.solve(Ha);
-    Eigen::Matrix3d& Wa = (*blocks)[a];
-    Wa = Ha.transpose() * X;
-    Wa = 0.5 * (Wa + Wa.transpose()).eval();
+    (*blocks)[a] = DiagonalBlockFromSolve(H, a, X);
   }
 }
 

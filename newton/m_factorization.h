@@ -58,6 +58,14 @@
 
 namespace fcsn::internal {
 
+// W_aa = (B + B^T) / 2 with B = H_a^T X_a, from X_a = M^-1 H_a (n x 3, the
+// columns 3a..3a+2 of H solved by a general, e.g. LU, factorization): the
+// diagonal block symmetrized, as an LDL^T gives it. B(l, k) is the sparse
+// column 3a + l of H dotted with X_a(:, k). Shared by MFactorization's LU
+// path and the distributed M (newton/distributed_m.h).
+Eigen::Matrix3d DiagonalBlockFromSolve(
+    const SparseMatrix& H, int a, const Eigen::Ref<const Eigen::MatrixXd>& x_a);
+
 // Which factorization of M is kept.
 enum class MFactorizationType {
   kNone,            // "none": not factored (yet), or factorization failed

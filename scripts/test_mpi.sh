@@ -6,7 +6,8 @@
 # conformance and MUMPS suites, the solver suites, the replicated-data test of tests/mpi, the
 # solves with M distributed over the ranks (C++ and C API, also on generated wall steps), and the
 # `fcsn solve --json` comparison of 1 vs 2 processes on the shared problems and on coarse wall
-# steps the generator writes).
+# steps the generator writes, and `fcsn solve --distribute-m` at 1 and 2 processes against the
+# replicated pure Newton).
 # Installs missing Debian packages first (scripts/install_deps.sh --mpi). Uses ccache when
 # installed. Usage: scripts/test_mpi.sh
 set -euo pipefail

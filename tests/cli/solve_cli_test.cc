@@ -4,6 +4,7 @@
 // solver's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -183,6 +184,37 @@ TEST(SolveCliTest, NotConvergedExitsWithOne) {
       RunFcsn("solve --solver nsn --max-iter 1 --tol 1e-12 " +
               testing::SharedProblem("Box_Stacks-i0122-82-5.hdf5"));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+}
+
+// --distribute-m (M given to the solver as this process' share of entries)
+// solves like the replicated pure Newton: same status and iterations, errors
+// within the tolerance; the solvers that need M^-1 per contact are refused by
+// the solver's own message, one line, exit 2.
+TEST(SolveCliTest, DistributeMSolvesLikeReplicatedNewton) {
+  for (const char* name :
+       {"CubeH8.hdf5", "Box_Stacks-i0122-82-5.hdf5", "GFC3D_TwoRods1.hdf5"}) {
+    SCOPED_TRACE(name);
+    const std::string file = testing::SharedProblem(name);
+    const std::string common = "solve --json --no-history --solver nsn ";
+    const RunResult replicated = RunFcsn(common + file);
+    const RunResult distributed = RunFcsn(common + "--distribute-m " + file);
+    ASSERT_EQ(replicated.exit_code, 0) << replicated.out << replicated.err;
+    ASSERT_EQ(distributed.exit_code, 0) << distributed.out << distributed.err;
+    const nlohmann::json a = nlohmann::json::parse(replicated.out);
+    const nlohmann::json b = nlohmann::json::parse(distributed.out);
+    EXPECT_EQ(b["status"], a["status"]);
+    EXPECT_EQ(b["iterations"], a["iterations"]);
+    EXPECT_LE(b["error"].get<double>(), b["tol"].get<double>());
+  }
+  for (const char* solver : {"nsgs", "hybrid"}) {
+    const RunResult r =
+        RunFcsn(std::string("solve --distribute-m --solver ") + solver + " " +
+                testing::SharedProblem("CubeH8.hdf5"));
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("only \"newton\" is supported"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
 }
 
 }  // namespace

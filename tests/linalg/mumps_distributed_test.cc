@@ -182,6 +182,63 @@ TEST(MumpsDistributedTest, RanksWithoutEntriesTakePart) {
                           Ordering::kMetis);
 }
 
+// Selected entries of A^-1 (ICNTL(30)) on an unsymmetric matrix split by
+// rows: equal to the columns of A^-1 that ordinary solves give, the same on
+// every rank, and interleaved with ordinary solves (the sparse request must
+// not disturb them). A malformed pattern fails every rank.
+TEST(MumpsDistributedTest, InverseEntriesMatchSolvesOfUnitVectors) {
+  const TestSystem system = testing::RandomUnsymmetric(120, 3, 0.2, 7);
+  const int n = system.pattern.n;
+  const Local local = LocalShare(system, ByRows(n));
+  auto solver = MakeSolver(Ordering::kMetis);
+  ASSERT_NE(solver, nullptr);
+  std::string message;
+  ASSERT_EQ(solver->Analyze(n, local.rows, local.cols, &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  ASSERT_EQ(solver->Factorize(local.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  // Columns 0, 7, 8 and 119 (the others empty), a few rows each.
+  std::vector<int> col_ptr(n + 1, 0), rows;
+  for (int j = 0; j < n; ++j) {
+    if (j == 0 || j == 7 || j == 8 || j == n - 1) {
+      for (int i : {0, 3, j, n - 1}) {
+        if (rows.size() > static_cast<size_t>(col_ptr[j]) && rows.back() >= i)
+          continue;  // keeps each column's rows strictly increasing
+        rows.push_back(i);
+      }
+    }
+    col_ptr[j + 1] = static_cast<int>(rows.size());
+  }
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> values;
+    ASSERT_EQ(solver->InverseEntries(col_ptr, rows, &values, &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    ASSERT_EQ(values.size(), rows.size());
+    for (int j = 0; j < n; ++j) {
+      if (col_ptr[j] == col_ptr[j + 1]) continue;
+      Eigen::VectorXd e = Eigen::VectorXd::Unit(n, j);
+      ASSERT_EQ(solver->Solve(&e, &message), LinearSolverStatus::kSuccess)
+          << message;
+      for (int k = col_ptr[j]; k < col_ptr[j + 1]; ++k) {
+        EXPECT_NEAR(values[k], e[rows[k]], 1e-10 * e.norm())
+            << "entry (" << rows[k] << ", " << j << ")";
+      }
+    }
+    const Eigen::VectorXd flat =
+        Eigen::Map<const Eigen::VectorXd>(values.data(), values.size());
+    EXPECT_TRUE(SameOnAllRanks(BitsHash(flat), kMpiCommWorld));
+  }
+  std::vector<int> unsorted = rows;
+  std::swap(unsorted[0], unsorted[1]);
+  std::vector<double> values;
+  EXPECT_EQ(solver->InverseEntries(col_ptr, unsorted, &values, &message),
+            LinearSolverStatus::kInvalidInput);
+  EXPECT_NE(message.find("pattern"), std::string::npos) << message;
+}
+
 // A bad entry or value on the last rank only: every rank fails, with the same
 // message naming that rank, and nobody waits (a deadlock ends in the ctest
 // timeout). The solver stays usable afterwards.

@@ -20,7 +20,9 @@
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 #include "linalg/mumps_comm.h"
+#include "linalg/mumps_distributed.h"
 #include "newton/distributed_m.h"
+#include "newton/m_factorization.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -282,6 +284,49 @@ TEST(DistributedMTest, KeepsFactorsAndBlocksWhileUnchanged) {
   EXPECT_FALSE(m.reused_blocks());
   // W_aa halves when M doubles: rho doubles (to round-off).
   EXPECT_LE(testing::RelativeDistance(stiffer.rho, 2.0 * first.rho), 1e-12);
+}
+
+// W_aa from the entries of M^-1 (ICNTL(30)), batched: every batch size, including
+// ones that do not divide nc (a short last batch) and ones larger than nc,
+// gives the replicated MInverse's blocks (an LDL^T of the whole M) to
+// round-off, on every rank.
+TEST(DistributedMTest, BatchedBlocksMatchReplicatedForEveryBatchSize) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(3, 2, 2, 0.3, 0.5, 0.0);
+  const int nc = problem.nc();
+  ASSERT_GE(nc, 4);
+  internal::MInverse replicated;
+  replicated.Bind(problem);
+  std::string message;
+  ASSERT_TRUE(replicated.Factorize(&message)) << message;
+  const std::vector<Eigen::Matrix3d> want = replicated.DiagonalBlocks();
+
+  LinearSolverOptions linear;
+  auto solver = internal::DistributedMumpsSolver::Create(linear, &message);
+  ASSERT_NE(solver, nullptr) << message;
+  const LocalMatrixEntries local = Share(problem.M, Partition::kScatteredCut);
+  ASSERT_EQ(solver->Analyze(problem.n(), local.rows, local.cols, &message),
+            internal::LinearSolverStatus::kSuccess)
+      << message;
+  ASSERT_EQ(solver->Factorize(local.values.data(), &message),
+            internal::LinearSolverStatus::kSuccess)
+      << message;
+  // nc - 1 (nc >= 4) leaves a last batch of one contact.
+  for (int batch : {1, 3, nc - 1, nc, nc + 5}) {
+    SCOPED_TRACE("contacts per batch " + std::to_string(batch));
+    std::vector<Eigen::Matrix3d> got;
+    ASSERT_TRUE(internal::DistributedDiagonalBlocks(
+        solver.get(), problem.H, batch, &got, &message))
+        << message;
+    ASSERT_EQ(got.size(), want.size());
+    Eigen::VectorXd flat_got(9 * nc), flat_want(9 * nc);
+    for (int a = 0; a < nc; ++a) {
+      flat_got.segment<9>(9 * a) = got[a].reshaped();
+      flat_want.segment<9>(9 * a) = want[a].reshaped();
+    }
+    EXPECT_LE(testing::RelativeDistance(flat_got, flat_want), 1e-12);
+    EXPECT_TRUE(Everywhere(Bits(flat_got)));
+  }
 }
 
 TEST(DistributedSolveTest, InvalidEntryOnLastRankFailsEveryRank) {
