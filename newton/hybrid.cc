@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "newton/cold_start.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -74,6 +76,17 @@ void RunHybrid(const SolverOptions& options,
                SolveRun* run) {
   SolverSummary& summary = *run->summary;
   if (WarmStartEnds(options, m_inverse, nsgs, run)) return;
+  // Newton starting cold without warm-up sweeps (W over its budget, or none
+  // asked for) starts as pure Newton does (SolverOptions::cold_start).
+  if (!run->has_guess && summary.nsgs_sweeps == 0) {
+    ApplyColdStart(options.cold_start,
+                   *run->problem,
+                   m_inverse->free_velocity(),
+                   run->scaling.q_free,
+                   run->scaling.rho,
+                   &run->v,
+                   &run->r);
+  }
   // Newton's stall test hands over to NSGS, which pays only where NSGS is
   // Gauss-Seidel on W. Over the W budget the fallback is projected Jacobi,
   // which does not contract on FEM walls: there Newton runs to its own end as

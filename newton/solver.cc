@@ -332,7 +332,9 @@ bool Solver::Impl::Prepare(SolveRun* run) {
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed (NSGS derives v from r)
   // The starts other than zero use M^-1 f and q_free (made by the scaling).
-  if (!run->has_guess) {
+  // The hybrid applies it itself when Newton starts without NSGS sweeps
+  // (RunHybrid): the warm-up sweeps have no pieces to choose.
+  if (!run->has_guess && options_.solver == SolverType::kNewton) {
     internal::ApplyColdStart(options_.cold_start,
                              problem,
                              run->distributed_m != nullptr
