@@ -72,6 +72,10 @@ const char* ToString(MFactorizationType type);
 // NaN must not pass for another value. O(nnz).
 bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
 
+// Contacts whose W_aa reach solves share one pass by default (measured in
+// bench/results/rho_setup.md).
+constexpr int kDiagonalBlockBatch = 16;
+
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
 class MFactorization {
@@ -111,8 +115,11 @@ class MFactorization {
                               Eigen::VectorXd* x,
                               Eigen::VectorXd* work) const;
   // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
+  // LDL^T: the reach solves of batch_contacts contacts share one pass (the
+  // same bits for any batch size; see the header comment).
   void DiagonalBlocks(const SparseMatrix& H,
-                      std::vector<Eigen::Matrix3d>* blocks) const;
+                      std::vector<Eigen::Matrix3d>* blocks,
+                      int batch_contacts = kDiagonalBlockBatch) const;
 
  private:
   struct Factors;
