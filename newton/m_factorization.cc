@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "newton/fill_ordering.h"
 #include "newton/stored_pattern.h"
 #include "problem/m_symmetry.h"
 
@@ -18,7 +19,7 @@ namespace fcsn::internal {
 namespace {
 
 using Ldlt =
-    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>>;
+    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, FillReducingOrdering>;
 using RowMajorPanel = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
 
 // Elimination tree of the LDL^T: parent(j) = first off-diagonal row of column
@@ -39,7 +40,7 @@ std::vector<int> EliminationTree(const SparseMatrix& L) {
 // pass over the union of their reaches updates all of them with contiguous
 // row operations. Bounded memory: the panel has n x 3 batch entries at most,
 // fewer when that would exceed kPanelBytes.
-// 64 MiB: the panel of the refine-3 wall (n = 133,853) at 16 contacts is 51 MB.
+// 64 MiB: 16 contacts of the refine-3 wall (n = 133,853) take 51 MB.
 constexpr size_t kPanelBytes = size_t{64} << 20;
 
 using Panel =
@@ -144,8 +145,10 @@ void DiagonalBlocksFromLdlt(const Ldlt& ldlt,
   const int n = static_cast<int>(L.rows());
   const int nc = static_cast<int>(H.cols() / 3);
   const size_t per_contact = size_t{3} * sizeof(double) * n;
-  const int batch = static_cast<int>(std::clamp<size_t>(
-      kPanelBytes / per_contact, 1, static_cast<size_t>(batch_contacts)));
+  const int batch = static_cast<int>(
+      std::clamp<size_t>(kPanelBytes / per_contact,
+                         1,
+                         static_cast<size_t>(std::max(1, batch_contacts))));
   const std::vector<int> parent = EliminationTree(L);
   ReachWork work;
   work.Y = Panel::Zero(n, 3 * batch);

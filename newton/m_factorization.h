@@ -2,7 +2,8 @@
 // solve, and of everything derived from it (issue 16).
 //
 //   M symmetric (problem/m_symmetry.h):   P M P^T = L D L^T
-//       Eigen SimplicialLDLT, AMD ordering, from the lower triangle;
+//       Eigen SimplicialLDLT, from the lower triangle, AMD ordering or
+//       nested dissection for large M (newton/fill_ordering.h);
 //   otherwise (an upper triangle taken "as stored"):   P_r M P_c = L U
 //       Eigen SparseLU, COLAMD ordering.
 //
@@ -61,7 +62,7 @@ namespace fcsn::internal {
 // Which factorization of M is kept.
 enum class MFactorizationType {
   kNone,            // "none": not factored (yet), or factorization failed
-  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, AMD ordering
+  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, fill_ordering.h
   kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
 };
 const char* ToString(MFactorizationType type);
@@ -74,7 +75,7 @@ bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
 
 // Contacts whose W_aa reach solves share one pass by default (measured in
 // bench/results/rho_setup.md).
-constexpr int kDiagonalBlockBatch = 16;
+constexpr int kDiagonalBlockBatch = 4;
 
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
