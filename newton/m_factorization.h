@@ -2,7 +2,8 @@
 // solve, and of everything derived from it (issue 16).
 //
 //   M symmetric (problem/m_symmetry.h):   P M P^T = L D L^T
-//       Eigen SimplicialLDLT, AMD ordering, from the lower triangle;
+//       Eigen SimplicialLDLT, from the lower triangle, AMD ordering or
+//       nested dissection for large M (newton/fill_ordering.h);
 //   otherwise (an upper triangle taken "as stored"):   P_r M P_c = L U
 //       Eigen SparseLU, COLAMD ordering.
 //
@@ -69,7 +70,7 @@ Eigen::Matrix3d DiagonalBlockFromSolve(
 // Which factorization of M is kept.
 enum class MFactorizationType {
   kNone,            // "none": not factored (yet), or factorization failed
-  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, AMD ordering
+  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, fill_ordering.h
   kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
 };
 const char* ToString(MFactorizationType type);
@@ -79,6 +80,10 @@ const char* ToString(MFactorizationType type);
 // the same). Bits, not ==: equal bits give the same factors, and -0.0 or a
 // NaN must not pass for another value. O(nnz).
 bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
+
+// Contacts whose W_aa reach solves share one pass by default (measured in
+// bench/results/rho_setup.md).
+constexpr int kDiagonalBlockBatch = 4;
 
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
@@ -119,8 +124,11 @@ class MFactorization {
                               Eigen::VectorXd* x,
                               Eigen::VectorXd* work) const;
   // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
+  // LDL^T: the reach solves of batch_contacts contacts share one pass (the
+  // same bits for any batch size; see the header comment).
   void DiagonalBlocks(const SparseMatrix& H,
-                      std::vector<Eigen::Matrix3d>* blocks) const;
+                      std::vector<Eigen::Matrix3d>* blocks,
+                      int batch_contacts = kDiagonalBlockBatch) const;
 
  private:
   struct Factors;

@@ -1,0 +1,54 @@
+// newton/fill_ordering.h: the fill-reducing ordering P of the LDL^T of M
+// (newton/m_factorization.h), P M P^T = L D L^T, chosen by the size of M:
+//
+//   n <  kNestedDissectionMinDofs:  approximate minimum degree (Eigen's AMD);
+//   n >= kNestedDissectionMinDofs:  METIS nested dissection (METIS_NodeND on
+//                                   the graph of M without its diagonal,
+//                                   default options: deterministic), AMD if
+//                                   METIS fails.
+//
+// Why by size (bench/results/rho_setup.md): on 3D finite-element M, nested
+// dissection's separators give far less fill than minimum degree once the
+// mesh is large (the refine-3 wall, n = 133,853: the simplicial LDL^T and the
+// W_aa reach solves of newton/rho.h in 13 s instead of 115 s; refine 2, n =
+// 43,745: half the reach work); on small M (the 688-contact wall, n = 7205)
+// it orders slower than AMD and saves nothing. Below the threshold the factors are the
+// ones AMD always gave, bit for bit.
+#ifndef FCSN_NEWTON_FILL_ORDERING_H_
+#define FCSN_NEWTON_FILL_ORDERING_H_
+
+#include <Eigen/Core>
+#include <Eigen/OrderingMethods>
+
+#include "fcsn/problem.h"
+
+namespace fcsn::internal {
+
+// Between the 688-contact wall (n = 7205, AMD better) and the refine-2 wall
+// (n = 43,745, nested dissection halves the W_aa work).
+constexpr int kNestedDissectionMinDofs = 20000;
+
+using OrderingPermutation =
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>;
+
+// METIS nested dissection of the symmetric pattern `full` (both triangles
+// stored), as Eigen's orderings return it (the inverse permutation P^-1).
+// False (perm untouched) when METIS fails.
+bool NestedDissection(const SparseMatrix& full, OrderingPermutation* perm);
+
+// The ordering functor of Eigen::SimplicialLDLT (called with the full
+// symmetric pattern of M).
+struct FillReducingOrdering {
+  typedef OrderingPermutation PermutationType;
+  template <typename MatrixType>
+  void operator()(const MatrixType& full, OrderingPermutation& perm) {
+    if (full.rows() < kNestedDissectionMinDofs ||
+        !NestedDissection(full, &perm)) {
+      Eigen::AMDOrdering<int>()(full, perm);
+    }
+  }
+};
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_FILL_ORDERING_H_
