@@ -150,6 +150,11 @@ void ExpectSameAsReplicated(const GlobalProblem& problem,
 const Partition kPartitions[] = {
     Partition::kRows, Partition::kScatteredCut, Partition::kLastRankEmpty};
 
+void ExpectSameAsReplicatedForEveryPartition(const GlobalProblem& problem,
+                                             const SolverOptions& options) {
+  for (Partition p : kPartitions) ExpectSameAsReplicated(problem, options, p);
+}
+
 GlobalProblem ReadShared(const std::string& name) {
   GlobalProblem problem;
   FclibFileInfo info;
@@ -162,12 +167,9 @@ GlobalProblem ReadShared(const std::string& name) {
 
 TEST(DistributedSolveTest, CubeH8MatchesReplicatedForEveryPartition) {
   const GlobalProblem problem = ReadShared("CubeH8.hdf5");
-  for (Partition p : kPartitions) {
-    ExpectSameAsReplicated(
-        problem,
-        NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier),
-        p);
-  }
+  ExpectSameAsReplicatedForEveryPartition(
+      problem,
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier));
 }
 
 TEST(DistributedSolveTest, LatticeMatchesReplicatedForEveryRhoRule) {
@@ -177,10 +179,8 @@ TEST(DistributedSolveTest, LatticeMatchesReplicatedForEveryRhoRule) {
                        RhoRule::kDiagonalEstimate,
                        RhoRule::kConstant}) {
     SCOPED_TRACE(ToString(rule));
-    for (Partition p : kPartitions) {
-      ExpectSameAsReplicated(
-          problem, NewtonOptions(rule, Formulation::kFischerBurmeister), p);
-    }
+    ExpectSameAsReplicatedForEveryPartition(
+        problem, NewtonOptions(rule, Formulation::kFischerBurmeister));
   }
 }
 
@@ -192,12 +192,9 @@ TEST(DistributedSolveTest, GeneratedWallStepMatchesReplicated) {
   FclibFileInfo info;
   std::string error;
   ASSERT_TRUE(ReadGlobalProblem(path, {}, &problem, &info, &error)) << error;
-  for (Partition p : kPartitions) {
-    ExpectSameAsReplicated(
-        problem,
-        NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier),
-        p);
-  }
+  ExpectSameAsReplicatedForEveryPartition(
+      problem,
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier));
 }
 
 TEST(DistributedSolveTest, NoContactsSolvesMvEqualsF) {
@@ -206,12 +203,9 @@ TEST(DistributedSolveTest, NoContactsSolvesMvEqualsF) {
   problem.H.makeCompressed();
   problem.w.resize(0);
   problem.mu.resize(0);
-  for (Partition p : kPartitions) {
-    ExpectSameAsReplicated(
-        problem,
-        NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier),
-        p);
-  }
+  ExpectSameAsReplicatedForEveryPartition(
+      problem,
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier));
 }
 
 TEST(DistributedSolveTest, ReusesAnalysisAndFactorsAcrossSteps) {
