@@ -8,14 +8,8 @@
 # Usage: cli_distribute_m.sh FCSN_BINARY MPIEXEC DIR
 set -euo pipefail
 fcsn=$1 mpiexec=$2 dir=$3
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-python=python3
-[[ -x /usr/bin/python3 ]] && python=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$dir"/*.hdf5)
-((${#files[@]} > 0)) || { echo "no .hdf5 file in $dir" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+mpi_cli_test_setup "$dir"
 failures=0
 for file in "${files[@]}"; do
   # run NAME NP [OPTIONS...]: the JSON line and the exit code of one run.

@@ -11,15 +11,8 @@
 # Usage: cli_np_compare.sh FCSN_BINARY MPIEXEC DIR [MASONRY_WALL]
 set -euo pipefail
 fcsn=$1 mpiexec=$2 dir=$3 masonry_wall=${4:-}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# Debian's interpreter has numpy and h5py (scripts/install_deps.sh); another python3 may not.
-python=python3
-[[ -x /usr/bin/python3 ]] && python=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-shopt -s nullglob
-files=("$dir"/*.hdf5)
-((${#files[@]} > 0)) || { echo "no .hdf5 file in $dir" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+mpi_cli_test_setup "$dir"
 if [[ -n "$masonry_wall" ]]; then
   mkdir "$tmp/walls"
   "$mpiexec" -np 1 "$masonry_wall" --coarse --steps 40 --export-dir "$tmp/walls" --export-steps 10 25 40 \
