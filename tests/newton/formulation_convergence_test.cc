@@ -15,20 +15,14 @@
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
 #include "linalg/mumps_comm.h"
+#include "shared_problem.h"
 #include "test_problems.h"
 #include "test_util.h"
 
 namespace fcsn {
 namespace {
 
-GlobalProblem ReadShared(const std::string& file) {
-  GlobalProblem problem;
-  std::string error;
-  EXPECT_TRUE(ReadGlobalProblem(
-      testing::SharedProblem(file), {}, &problem, nullptr, &error))
-      << error;
-  return problem;
-}
+using testing::ReadSharedProblem;
 
 SolverOptions DefaultsWith(Formulation formulation) {
   SolverOptions options;
@@ -59,7 +53,8 @@ TEST_P(ConvergesOnSharedProblems, PureNewton) {
     options.solver = SolverType::kNewton;
     Solver solver(options);
     Solution x;
-    const SolverSummary summary = solver.Solve(ReadShared(file), nullptr, &x);
+    const SolverSummary summary =
+        solver.Solve(ReadSharedProblem(file), nullptr, &x);
     // FB on TwoRods1 (one sliding contact): the FB residual is flat along the
     // cone boundary at a sliding contact (x o x + y o y reaches the boundary of
     // the cone, where the spectral square root is not differentiable), so an

@@ -23,6 +23,7 @@
 #include "newton/delassus.h"
 #include "newton/local_solvers.h"
 #include "newton/nsgs.h"
+#include "shared_problem.h"
 #include "test_util.h"
 
 namespace fcsn::internal {
@@ -195,19 +196,12 @@ TEST(FpViUpkTest, DoesTheRequestedNumberOfProjections) {
   EXPECT_EQ(rho_one, rho_three);
 }
 
-GlobalProblem Load(const std::string& file) {
-  GlobalProblem problem;
-  std::string error;
-  EXPECT_TRUE(ReadGlobalProblem(
-      testing::SharedProblem(file), ReadOptions{}, &problem, nullptr, &error))
-      << error;
-  return problem;
-}
+using testing::ReadSharedProblem;
 
 // NSGS-FP-VI-UPK and NSGS-AC on a shared FEM problem: the same solution within
 // the tolerance, reached by different iterates.
 TEST(FpViUpkNsgsTest, SameSolutionAsAcByDifferentIterates) {
-  const GlobalProblem problem = Load("CubeH8.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("CubeH8.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;

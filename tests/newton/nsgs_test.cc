@@ -21,6 +21,7 @@
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "newton/delassus.h"
+#include "shared_problem.h"
 #include "test_util.h"
 
 namespace fcsn::internal {
@@ -35,14 +36,7 @@ std::chrono::steady_clock::time_point Deadline() {
   return std::chrono::steady_clock::now() + kBudget;
 }
 
-GlobalProblem Load(const std::string& file) {
-  GlobalProblem problem;
-  std::string error;
-  EXPECT_TRUE(ReadGlobalProblem(
-      testing::SharedProblem(file), ReadOptions{}, &problem, nullptr, &error))
-      << error;
-  return problem;
-}
+using testing::ReadSharedProblem;
 
 // Reference v of reference_solutions.json (Siconos 4.4, checked independently);
 // empty if the problem has none (rigid hyperstatic problems).
@@ -78,7 +72,7 @@ std::string CaseName(const ::testing::TestParamInfo<NsgsCase>& info) {
 class NsgsSharedProblemTest : public ::testing::TestWithParam<NsgsCase> {};
 
 TEST_P(NsgsSharedProblemTest, ReachesTolerance) {
-  const GlobalProblem problem = Load(GetParam().file);
+  const GlobalProblem problem = ReadSharedProblem(GetParam().file);
   const auto start = std::chrono::steady_clock::now();
   Delassus delassus;
   std::string error;
@@ -147,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(SharedProblems,
 // Box_Stacks is rigid and hyperstatic: r is not unique, v and H r are. Both
 // local solvers, driven to a tight tolerance, agree on them.
 TEST(NsgsTest, BoxStacksLocalSolversAgreeOnVelocityAndForces) {
-  const GlobalProblem problem = Load("Box_Stacks-i0122-82-5.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("Box_Stacks-i0122-82-5.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
@@ -328,7 +322,7 @@ TEST(NsgsTest, CubeH8AsStoredMatchesReference) {
 }
 
 TEST(NsgsTest, ExactGuessTakesNoSweep) {
-  const GlobalProblem problem = Load("GFC3D_TwoRods1.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("GFC3D_TwoRods1.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
@@ -346,7 +340,7 @@ TEST(NsgsTest, ExactGuessTakesNoSweep) {
 }
 
 TEST(NsgsTest, PastDeadlineStopsWithConsistentVelocity) {
-  const GlobalProblem problem = Load("CubeH8.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("CubeH8.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
@@ -370,7 +364,7 @@ TEST(NsgsTest, PastDeadlineStopsWithConsistentVelocity) {
 }
 
 TEST(NsgsTest, SweepBudgetEndsWithMaxIterations) {
-  const GlobalProblem problem = Load("Box_Stacks-i0122-82-5.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("Box_Stacks-i0122-82-5.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;
@@ -386,7 +380,7 @@ TEST(NsgsTest, SweepBudgetEndsWithMaxIterations) {
 }
 
 TEST(NsgsTest, RejectsInvalidOptionsAndMismatchedData) {
-  const GlobalProblem problem = Load("GFC3D_Example0.hdf5");
+  const GlobalProblem problem = ReadSharedProblem("GFC3D_Example0.hdf5");
   Delassus delassus;
   std::string error;
   ASSERT_TRUE(delassus.Compute(problem, &error)) << error;

@@ -14,6 +14,7 @@
 
 #include "fcsn/fclib_io.h"
 #include "newton/m_factorization.h"
+#include "shared_problem.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -86,13 +87,11 @@ void ZeroColumns(GlobalProblem* p, int first, int count) {
 
 TEST(RhoTest, EliminationTreeBlocksMatchDenseOnSharedProblems) {
   for (const char* file : testing::kSharedProblemFiles) {
-    GlobalProblem problem;
-    std::string error;
-    ASSERT_TRUE(ReadGlobalProblem(
-        testing::SharedProblem(file), ReadOptions(), &problem, nullptr, &error))
-        << error;
+    const GlobalProblem problem = testing::ReadSharedProblem(file);
+    ASSERT_GT(problem.n(), 0) << file;
     MInverse m_inverse;
     m_inverse.Bind(problem);
+    std::string error;
     ASSERT_TRUE(m_inverse.Factorize(&error)) << file << ": " << error;
     EXPECT_EQ(m_inverse.factorization().type(),
               MFactorizationType::kSimplicialLdlt)
