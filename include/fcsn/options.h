@@ -256,11 +256,14 @@ struct SolverOptions {
   // then ends the solve with SolverStatus::kLinearSolverFailed. Nominal 1e-8 to
   // 1e-4.
   double singular_regularization = 1e-6;
-  // Starting iterate when Solve() is given no guess (ColdStart above); a
-  // guess, when given, is always the start. Zero by default, the behaviour
-  // the golden histories lock; numbers for the other choices in
-  // bench/results/gravity_steps.md. NSGS (SolverType::kNsgs) starts from
-  // r = 0 whatever the choice.
+  // Starting iterate when Solve() is given no guess (ColdStart above). A
+  // guess, when given, is always the start, except one that carries no
+  // information: an empty Solution, or one whose v and r are all exactly 0
+  // (the previous step's solution of a time-stepping code whose bodies were
+  // still at rest) counts as no guess, so that this choice (and the hybrid's
+  // warm_sweeps) applies. Zero by default, the behaviour the golden histories
+  // lock; numbers for the other choices in bench/results/gravity_steps.md.
+  // NSGS (SolverType::kNsgs) starts from r = 0 whatever the choice.
   ColdStart cold_start = ColdStart::kZero;
   RhoOptions rho;
   LineSearchOptions line_search;
