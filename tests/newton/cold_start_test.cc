@@ -77,7 +77,7 @@ TEST(ColdStartTest, NamesRoundTrip) {
   EXPECT_STREQ(ToString(ColdStart::kBonded), "bonded");
   EXPECT_STREQ(ToString(ColdStart::kAuto), "auto");
   EXPECT_FALSE(ColdStartFromString("free_flight").has_value());
-  EXPECT_EQ(SolverOptions().cold_start, ColdStart::kZero);
+  EXPECT_EQ(SolverOptions().cold_start, ColdStart::kAuto);
 }
 
 TEST(ColdStartTest, AtRestOnlyWhenWIsRoundOff) {
