@@ -357,7 +357,8 @@ void AddStartOptions(CLI::App* command, SolveArgs* args) {
   command
       ->add_option("--cold-start",
                    args->cold_start,
-                   "Start without a guess: " + NamesOf(kAllColdStarts) +
+                   "Start without a guess (or from an all-zero one): " +
+                       NamesOf(kAllColdStarts) +
                        " (v = 0, r = 0; v = M^-1 f; contacts at rest start "
                        "closed; bonded iff w is round-off)")
       ->capture_default_str();

@@ -6,7 +6,7 @@
 //   bonded:       v = 0,        r = 0 but at the resting contacts (below),
 //                 which start closed and sticking
 //   auto:         bonded when the problem is at rest, ||w||_inf <=
-//                 kColdStartRoundOff ||q_free - w||_inf (w round-off against
+//   (default)     kColdStartRoundOff ||q_free - w||_inf (w round-off against
 //                 the free velocities H^T M^-1 f), else zero
 //
 // Why: at v = 0 with w_N = 0 up to round-off, every contact sits on the kink

@@ -68,6 +68,7 @@ long long ReplicatedFingerprint(const SolverOptions& options,
   h.AddValue(options.tolerance);
   h.AddValue(options.max_iterations);
   h.AddValue(options.singular_regularization);
+  h.AddValue(options.cold_start);  // the start of a solve without a guess
   h.AddValue(options.rho.rule);
   h.AddValue(options.rho.value);
   h.AddValue(options.rho.factor);

@@ -119,6 +119,20 @@ std::string WhyInvalidGuess(const GlobalProblem& problem,
          std::to_string(guess->r.size()) + ")";
 }
 
+// Whether guess is one that counts as no guess (SolverOptions::cold_start):
+// an empty Solution (the first step of a time-stepping loop), or v = 0 and
+// r = 0 exactly at the problem's sizes (the previous step's solution while
+// the bodies were at rest). Both tell nothing a cold start would not, and an
+// all-zero start sits on the kink that the cold start exists to avoid (a wall's
+// first loaded step: 200 iterations from it at refine 3). A guess of other
+// sizes stays a guess, and WhyInvalidGuess refuses it.
+bool CarriesNoInformation(const GlobalProblem& problem, const Solution* guess) {
+  if (guess == nullptr) return false;
+  if (guess->v.size() == 0 && guess->r.size() == 0) return true;
+  return guess->v.size() == problem.n() && guess->r.size() == problem.m() &&
+         (guess->v.array() == 0.0).all() && (guess->r.array() == 0.0).all();
+}
+
 }  // namespace
 
 namespace internal {
@@ -430,9 +444,7 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   run.problem = &problem;
   run.summary = &summary;
   run.start = SteadyClock::now();
-  // An empty Solution (the first step of a time-stepping loop) is no guess.
-  if (guess != nullptr && guess->v.size() == 0 && guess->r.size() == 0)
-    guess = nullptr;
+  if (CarriesNoInformation(problem, guess)) guess = nullptr;
   std::string why = local_m != nullptr
                         ? distributed_.Bind(options_, problem, *local_m, guess)
                         : WhyInvalid(options_, problem);

@@ -98,12 +98,14 @@ const std::vector<SolverSpec>& AllSolvers() {
        Family::kFcsn,
        SiconosMethod::kNsnJm,
        SolverSpec::FcsnKind::kNewtonAc,
-       "fcsn Newton, formulation ac (otherwise default options)"},
+       "fcsn Newton, formulation ac, cold_start zero (otherwise default "
+       "options)"},
       {"fcsn-nsn-jm",
        Family::kFcsn,
        SiconosMethod::kNsnJm,
        SolverSpec::FcsnKind::kNewtonJm,
-       "fcsn Newton, formulation jm (otherwise default options)"},
+       "fcsn Newton, formulation jm, cold_start zero (otherwise default "
+       "options)"},
       {"fcsn-nsn-ac-rest",
        Family::kFcsn,
        SiconosMethod::kNsnJm,
@@ -125,6 +127,7 @@ fcsn::SolverOptions FcsnOptions(SolverSpec::FcsnKind kind) {
     case SolverSpec::FcsnKind::kNewtonAc:
       o.solver = fcsn::SolverType::kNewton;
       o.formulation = fcsn::Formulation::kAlartCurnier;
+      o.cold_start = fcsn::ColdStart::kZero;  // as recorded; -rest: auto
       break;
     case SolverSpec::FcsnKind::kNewtonAcAtRest:
       o.solver = fcsn::SolverType::kNewton;
@@ -134,6 +137,7 @@ fcsn::SolverOptions FcsnOptions(SolverSpec::FcsnKind kind) {
     case SolverSpec::FcsnKind::kNewtonJm:
       o.solver = fcsn::SolverType::kNewton;
       o.formulation = fcsn::Formulation::kJeanMoreau;
+      o.cold_start = fcsn::ColdStart::kZero;
       break;
     case SolverSpec::FcsnKind::kDefault:
       break;

@@ -35,8 +35,8 @@ inline constexpr std::array<LineSearchFailurePolicy, 3>
                                      LineSearchFailurePolicy::kAcceptStep,
                                      LineSearchFailurePolicy::kFallback};
 
-// Starting iterate of a solve given no guess (Solver::Solve without one);
-// details in newton/cold_start.h.
+// Starting iterate of a solve given no guess (Solver::Solve without one, or
+// with one whose v and r are all exactly 0); details in newton/cold_start.h.
 //
 // At v = 0, r = 0, u = w. Where w_N is zero up to round-off (closed gaps: the
 // masonry wall's gravity steps carry |w_N| <= 1e-18 against free velocities
@@ -256,12 +256,16 @@ struct SolverOptions {
   // then ends the solve with SolverStatus::kLinearSolverFailed. Nominal 1e-8 to
   // 1e-4.
   double singular_regularization = 1e-6;
-  // Starting iterate when Solve() is given no guess (ColdStart above); a
-  // guess, when given, is always the start. Zero by default, the behaviour
-  // the golden histories lock; numbers for the other choices in
-  // bench/results/gravity_steps.md. NSGS (SolverType::kNsgs) starts from
-  // r = 0 whatever the choice.
-  ColdStart cold_start = ColdStart::kZero;
+  // Starting iterate when Solve() is given no guess (ColdStart above). A
+  // guess, when given, is always the start, except one that carries no
+  // information: an empty Solution, or one whose v and r are all exactly 0
+  // (the previous step's solution of a time-stepping code whose bodies were
+  // still at rest) counts as no guess, so that this choice (and the hybrid's
+  // warm_sweeps) applies. Auto by default: bonded on the gravity-settling
+  // steps of walls, 1-4 Newton iterations instead of 12-100, and zero
+  // elsewhere (bench/results/gravity_steps.md). NSGS (SolverType::kNsgs)
+  // starts from r = 0 whatever the choice.
+  ColdStart cold_start = ColdStart::kAuto;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;

@@ -57,10 +57,12 @@ class Solver {
   // and timings.
   SetupSummary Setup(const GlobalProblem& problem);
 
-  // guess: optional starting point (v and r used; u ignored); nullptr means v =
-  // 0, r = 0 (or the NSGS warm start of the hybrid). solution: receives (v, u =
-  // H^T v + w, r), the best iterate found even when the solve did not converge.
-  // guess and solution may alias.
+  // guess: optional starting point (v and r used; u ignored); nullptr means
+  // the start of SolverOptions::cold_start (or the NSGS warm start of the
+  // hybrid). An empty guess, or one whose v and r are all exactly 0, counts as
+  // nullptr: it carries no information. solution: receives (v, u = H^T v + w,
+  // r), the best iterate found even when the solve did not converge. guess and
+  // solution may alias.
   SolverSummary Solve(const GlobalProblem& problem,
                       const Solution* guess,
                       Solution* solution);

@@ -2,9 +2,9 @@
 // iterate of a solve without a guess. Free flight starts at v = M^-1 f, r = 0;
 // bonded closes exactly the contacts at rest (u_a round-off, r_a = 0) with a
 // tiny normal reaction; auto is bonded only when the whole w is round-off; a
-// guess always wins; every shared problem converges from every start by the
-// criterion of formulations.md §9.1 (the masonry gravity step is in
-// tests/examples/masonry_cold_start_test.cc).
+// guess always wins, unless it is all zero (then it is no guess); every shared
+// problem converges from every start by the criterion of formulations.md §9.1
+// (the masonry gravity step is in tests/examples/masonry_cold_start_test.cc).
 #include "newton/cold_start.h"
 
 #include <gtest/gtest.h>
@@ -77,7 +77,7 @@ TEST(ColdStartTest, NamesRoundTrip) {
   EXPECT_STREQ(ToString(ColdStart::kBonded), "bonded");
   EXPECT_STREQ(ToString(ColdStart::kAuto), "auto");
   EXPECT_FALSE(ColdStartFromString("free_flight").has_value());
-  EXPECT_EQ(SolverOptions().cold_start, ColdStart::kZero);
+  EXPECT_EQ(SolverOptions().cold_start, ColdStart::kAuto);
 }
 
 TEST(ColdStartTest, AtRestOnlyWhenWIsRoundOff) {
@@ -139,6 +139,50 @@ TEST(ColdStartTest, GuessWinsOverEveryColdStart) {
   }
 }
 
+// A guess of exactly zero (a time-stepping code passing the previous step's
+// solution while everything rested) carries no information: the cold start
+// applies as without a guess, for pure Newton and for the hybrid (whose
+// warm-up then sweeps warm_sweeps, not warm_sweeps_with_guess). A guess with
+// one entry off zero, or of the wrong sizes, stays a guess.
+TEST(ColdStartTest, AnAllZeroGuessIsNoGuess) {
+  const GlobalProblem p = LatticeWithRoundOffGaps();
+  Solution zero_guess;
+  zero_guess.v = Eigen::VectorXd::Zero(p.n());
+  zero_guess.r = Eigen::VectorXd::Zero(p.m());
+  for (ColdStart c : kAllColdStarts) {
+    SCOPED_TRACE(ToString(c));
+    const Solution none = StartingIterate(p, c);
+    const Solution x = StartingIterate(p, c, &zero_guess);
+    EXPECT_EQ(x.v, none.v);
+    EXPECT_EQ(x.r, none.r);
+  }
+  EXPECT_EQ(ClosedAtStart(StartingIterate(p, ColdStart::kAuto, &zero_guess)),
+            p.nc());
+  Solution nearly_zero = zero_guess;
+  nearly_zero.v[0] = 1e-300;
+  EXPECT_EQ(ClosedAtStart(StartingIterate(p, ColdStart::kAuto, &nearly_zero)),
+            0);
+  for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
+    SCOPED_TRACE(ToString(solver));
+    SolverOptions options;
+    options.solver = solver;
+    options.tolerance = 1e-10;
+    options.hybrid.warm_sweeps_with_guess = 0;
+    Solution x;
+    const SolverSummary none = Solver(options).Solve(p, nullptr, &x);
+    const SolverSummary zero = Solver(options).Solve(p, &zero_guess, &x);
+    ASSERT_EQ(zero.status, SolverStatus::kConverged) << zero.message;
+    EXPECT_EQ(zero.iterations, none.iterations);
+    EXPECT_EQ(zero.nsgs_sweeps, none.nsgs_sweeps);
+  }
+  Solution wrong_sizes;
+  wrong_sizes.v = Eigen::VectorXd::Zero(p.n() + 1);
+  wrong_sizes.r = Eigen::VectorXd::Zero(p.m());
+  Solution x;
+  EXPECT_EQ(Solver(SolverOptions()).Solve(p, &wrong_sizes, &x).status,
+            SolverStatus::kInvalidInput);
+}
+
 TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
   // Every contact sticks at the solution (pull 0.5 mu): the bonded first step
   // is the answer, where the zero start's first step closes half of them.
@@ -146,6 +190,7 @@ TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
   SolverOptions options;
   options.solver = SolverType::kNewton;
   options.tolerance = 1e-10;
+  options.cold_start = ColdStart::kZero;
   Solution x;
   const SolverSummary zero = Solver(options).Solve(p, nullptr, &x);
   options.cold_start = ColdStart::kAuto;

@@ -102,20 +102,35 @@ GlobalProblem InUnits(const GlobalProblem& base, const Units& s) {
   return p;
 }
 
+// What of the iterates is unique: v and H r always (M v = H r + f); r only
+// where H has full column rank. On a hyperstatic pile (Box_Stacks) with
+// sticking contacts J is singular, Newton solves J + delta E (delta =
+// singular_regularization * min(1, merit), fcsn/options.h), and the component
+// of r in the null space of H is fixed by round-off / delta. Measured on
+// Box_Stacks with pure Newton: the returned r differ between unit systems by
+// up to 2e-5 from the bonded start (its last step comes at merit 5e-6, delta
+// 5e-12), 7e-8 from the zero start (last step at merit 1e-4), and 1e-9 from
+// the bonded start with singular_regularization 1e-2: the difference follows
+// 1/delta, while v and H r agree to 1e-16, so it is round-off on a singular
+// system, not a rule that depends on the units.
+enum class Reactions { kUnique, kOnlyHrUnique };
+
 // Solves `file` in each of `all_units`; the verdict must be the one of the
 // original units and the returned point must pass the dense check. With
 // same_path, the iterations must be the same too and the iterates equal up to
-// the units (to `iterate_tolerance`).
+// the units (to `iterate_tolerance`): v, H r, and r when it is unique.
 void ExpectUnitFree(const std::string& file,
                     SolverType type,
                     const std::vector<Units>& all_units,
                     bool same_path,
-                    double iterate_tolerance) {
+                    double iterate_tolerance,
+                    Reactions reactions = Reactions::kUnique) {
   const GlobalProblem base = Load(file);
   Solver solver(Options(type));
   Solution x0;
   const SolverSummary s0 = solver.Solve(base, nullptr, &x0);
   ASSERT_EQ(s0.status, SolverStatus::kConverged) << file << s0.FullReport();
+  const Eigen::VectorXd hr0 = base.H * x0.r;
   for (const Units& s : all_units) {
     const GlobalProblem p = InUnits(base, s);
     Solver scaled_solver(Options(type));
@@ -134,12 +149,15 @@ void ExpectUnitFree(const std::string& file,
     if (!same_path) continue;
     EXPECT_EQ(summary.iterations, s0.iterations) << what;
     EXPECT_EQ(summary.nsgs_sweeps, s0.nsgs_sweeps) << what;
+    const Eigen::VectorXd r = x.r * (s.delta / s.beta);
     EXPECT_LE(testing::RelativeDistance(x.v * (s.alpha / s.beta), x0.v),
               iterate_tolerance)
         << what;
-    EXPECT_LE(testing::RelativeDistance(x.r * (s.delta / s.beta), x0.r),
-              iterate_tolerance)
+    EXPECT_LE(testing::RelativeDistance(base.H * r, hr0), iterate_tolerance)
         << what;
+    if (reactions == Reactions::kUnique) {
+      EXPECT_LE(testing::RelativeDistance(r, x0.r), iterate_tolerance) << what;
+    }
   }
 }
 
@@ -153,13 +171,21 @@ const std::vector<Units> kPowersOfTwo = {{0x1p-40, 1, 1},
 
 // Newton (its rho from the exact Delassus blocks carries the units, and its
 // linear system is equilibrated by them) takes the same iterations in any
-// units, on the FEM and the rigid problems.
+// units, on the FEM and the rigid problems; on Box_Stacks (hyperstatic: r not
+// unique, Reactions above) v and H r are compared, not r.
 TEST(CriterionSolverTest, NewtonIsUnitFree) {
-  for (const std::string file : {"GFC3D_OneContact.hdf5",
-                                 "GFC3D_TwoRods1.hdf5",
-                                 "Box_Stacks-i0122-82-5.hdf5"}) {
+  for (const std::string file :
+       {"GFC3D_OneContact.hdf5", "GFC3D_TwoRods1.hdf5"}) {
     ExpectUnitFree(file, SolverType::kNewton, kPowersOfTen, true, 1e-6);
     ExpectUnitFree(file, SolverType::kNewton, kPowersOfTwo, true, 1e-6);
+  }
+  for (const std::vector<Units>& all_units : {kPowersOfTen, kPowersOfTwo}) {
+    ExpectUnitFree("Box_Stacks-i0122-82-5.hdf5",
+                   SolverType::kNewton,
+                   all_units,
+                   true,
+                   1e-6,
+                   Reactions::kOnlyHrUnique);
   }
 }
 

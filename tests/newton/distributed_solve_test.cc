@@ -245,6 +245,37 @@ TEST(DistributedSolveTest, ReusesAnalysisAndFactorsAcrossSteps) {
   EXPECT_LE(testing::RelativeDistance(y.v, expected.v), 1e-8);
 }
 
+// A guess of exactly zero is no guess with M distributed too: the cold start
+// (auto: bonded on this resting lattice, which the zero start needs more
+// iterations for) applies on every rank.
+TEST(DistributedSolveTest, AnAllZeroGuessIsNoGuess) {
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(3, 3, 2, 0.5, 0.5, 0.0);
+  SolverOptions options =
+      NewtonOptions(RhoRule::kSplitExactDelassus, Formulation::kAlartCurnier);
+  options.cold_start = ColdStart::kAuto;
+  const LocalMatrixEntries local = Share(problem.M, Partition::kScatteredCut);
+  const GlobalProblem without = WithoutM(problem);
+  Solution none;
+  const SolverSummary no_guess =
+      Solver(options).Solve(without, local, nullptr, &none);
+  Solution zero;
+  zero.v = Eigen::VectorXd::Zero(problem.n());
+  zero.r = Eigen::VectorXd::Zero(problem.m());
+  const SolverSummary zero_guess =
+      Solver(options).Solve(without, local, &zero, &zero);
+  ASSERT_EQ(no_guess.status, SolverStatus::kConverged) << no_guess.message;
+  ASSERT_EQ(zero_guess.status, SolverStatus::kConverged) << zero_guess.message;
+  EXPECT_EQ(zero_guess.iterations, no_guess.iterations);
+  EXPECT_LE(testing::RelativeDistance(zero.v, none.v), 1e-8);
+  options.cold_start = ColdStart::kZero;
+  Solution x;
+  const SolverSummary zero_start =
+      Solver(options).Solve(without, local, nullptr, &x);
+  EXPECT_LT(no_guess.iterations, zero_start.iterations);
+  EXPECT_TRUE(Everywhere(zero_guess.iterations));
+}
+
 // The owner of M's factorization keeps the factors and the blocks W_aa while
 // every rank's entries and H are unchanged, and drops them otherwise.
 TEST(DistributedMTest, KeepsFactorsAndBlocksWhileUnchanged) {

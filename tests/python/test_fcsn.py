@@ -228,9 +228,24 @@ def test_cold_start_reaches_the_solver():
         assert result.converged
         iterations[start] = result.iterations
     assert iterations["free-flight"] == iterations["zero"] - 1
-    assert fcsn.SolverOptions().cold_start == "zero"
+    assert fcsn.SolverOptions().cold_start == "auto"
     with pytest.raises(ValueError):
         fcsn.make_options(cold_start="warm")
+
+
+def test_an_all_zero_guess_is_no_guess():
+    # CubeH8 rests (w = 0): the default auto start closes its contacts and
+    # saves an iteration over the zero start; a guess of exactly zero counts
+    # as none, so it starts the same way.
+    p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
+    o = fcsn.make_options(solver="nsn")
+    none = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
+    zero_guess = (np.zeros(p.M.shape[0]), np.zeros(p.H.shape[1]))
+    zero = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o, guess=zero_guess)
+    zero_start = fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
+                            options=fcsn.make_options(o, cold_start="zero"))
+    assert none.converged and zero.converged and zero_start.converged
+    assert zero.iterations == none.iterations < zero_start.iterations
 
 
 def test_memory_options_reach_mumps_and_are_reported(tmp_path):
