@@ -131,6 +131,11 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
         "fcsn_settings.linear_solver = " + std::to_string(s.linear_solver) +
             " is not an fcsn_linear_solver");
   }
+  if (!InRange(s.cold_start, 4)) {
+    return Fail(FCSN_INVALID_SETTINGS,
+                "fcsn_settings.cold_start = " + std::to_string(s.cold_start) +
+                    " is not an fcsn_cold_start");
+  }
   if (s.nsgs_max_sweeps < 0) {
     return Fail(FCSN_INVALID_SETTINGS,
                 "fcsn_settings.nsgs_max_sweeps = " +
@@ -147,6 +152,9 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   o.solver = kSolvers[s.solver];
   o.formulation = fcsn::kAllFormulations[s.formulation];
   o.linear_solver.type = kLinearSolvers[s.linear_solver];
+  static_assert(FCSN_COLD_START_AUTO == 3 &&
+                fcsn::kAllColdStarts[3] == fcsn::ColdStart::kAuto);
+  o.cold_start = fcsn::kAllColdStarts[s.cold_start];
   o.tolerance = s.tolerance;
   o.max_iterations = s.max_iterations;
   o.nsgs.max_sweeps = s.nsgs_max_sweeps;
@@ -402,6 +410,7 @@ void fcsn_default_settings(fcsn_settings* settings) {
   settings->nsgs_max_sweeps = o.nsgs.max_sweeps;
   settings->time_limit_seconds = o.time_limit_seconds;
   settings->mpi_comm = o.linear_solver.mpi_communicator;
+  settings->cold_start = static_cast<int>(o.cold_start);
 }
 
 int fcsn_validate(const fcsn_problem* problem,

@@ -107,6 +107,15 @@ typedef enum fcsn_linear_solver {
   FCSN_LINEAR_SOLVER_DENSE = 2  /* dense LU, small problems only */
 } fcsn_linear_solver;
 
+/* Starting iterate of a solve given no guess, or a guess whose v and r are
+ * all exactly 0 (fcsn::ColdStart, fcsn/options.h). */
+typedef enum fcsn_cold_start {
+  FCSN_COLD_START_ZERO = 0,        /* v = 0, r = 0 */
+  FCSN_COLD_START_FREE_FLIGHT = 1, /* v = M^-1 f, r = 0 */
+  FCSN_COLD_START_BONDED = 2,      /* resting contacts closed and sticking */
+  FCSN_COLD_START_AUTO = 3         /* bonded when w is round-off (default) */
+} fcsn_cold_start;
+
 /* Settings; fcsn_default_settings() fills in the C++ defaults
  * (fcsn/options.h, the defaults of `fcsn solve`). No verbosity: the library
  * never prints. The choices are ints holding the enum values above (an int
@@ -121,6 +130,7 @@ typedef struct fcsn_settings {
   int nsgs_max_sweeps;       /* sweeps of a pure NSGS solve, >= 0; 10000 */
   double time_limit_seconds; /* > 0 per solve; INFINITY (none) */
   int mpi_comm; /* MPI flavour only: MPI_Comm_c2f(comm); FCSN_MPI_COMM_WORLD */
+  int cold_start; /* fcsn_cold_start; FCSN_COLD_START_AUTO */
 } fcsn_settings;
 
 /* fcsn_settings.mpi_comm standing for MPI_COMM_WORLD (fcsn::kMpiCommWorld). */

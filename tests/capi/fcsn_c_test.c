@@ -142,6 +142,7 @@ static void TestDefaults(void) {
   CHECK(s.max_iterations == 100);
   CHECK(s.nsgs_max_sweeps > 0);
   CHECK(isinf(s.time_limit_seconds) && s.time_limit_seconds > 0);
+  CHECK(s.cold_start == FCSN_COLD_START_AUTO);
   fcsn_default_settings(NULL); /* no crash */
 }
 
@@ -161,6 +162,36 @@ static void TestAnalyticSolveEverySolverAndFormulation(void) {
       fcsn_free(solver);
     }
   }
+}
+
+/* Every cold start reaches the same answer. On ThreeMasses (w = 0: auto is
+ * bonded) the free-flight start v = M^-1 f takes 1 Newton iteration and the
+ * default 2, so a cold_start that never reached the solver fails here. */
+static void TestColdStarts(void) {
+  const fcsn_problem p = ThreeMasses();
+  int cold_start, iterations[4] = {0, 0, 0, 0};
+  for (cold_start = 0; cold_start < 4; ++cold_start) {
+    fcsn_settings s = TightSettings();
+    fcsn_solver* solver = NULL;
+    fcsn_info info;
+    s.solver = FCSN_SOLVER_NEWTON;
+    s.cold_start = cold_start;
+    CHECK(fcsn_setup(&solver, &p, &s) == FCSN_OK);
+    if (solver == NULL) continue;
+    CHECK(fcsn_solve(solver, NULL, NULL) == FCSN_OK);
+    CheckThreeMasses(solver, 1.0, 1.0);
+    CHECK(fcsn_get_info(solver, &info) == FCSN_OK);
+    iterations[cold_start] = info.iterations;
+    fcsn_free(solver);
+  }
+  printf("fcsn_c_test: Newton iterations by cold start: %d %d %d %d\n",
+         iterations[0],
+         iterations[1],
+         iterations[2],
+         iterations[3]);
+  CHECK(iterations[FCSN_COLD_START_AUTO] == iterations[FCSN_COLD_START_BONDED]);
+  CHECK(iterations[FCSN_COLD_START_FREE_FLIGHT] !=
+        iterations[FCSN_COLD_START_AUTO]);
 }
 
 /* The same problem, 1-based, columns with rows out of order and M's
@@ -301,6 +332,11 @@ static void TestInvalidInput(void) {
   s.linear_solver = 3;
   CHECK(fcsn_setup(&solver, &p, &s) == FCSN_INVALID_SETTINGS);
   s = TightSettings();
+  s.cold_start = 4;
+  CHECK(fcsn_validate(&p, &s, message, sizeof(message)) ==
+        FCSN_INVALID_SETTINGS);
+  CHECK(strstr(message, "cold_start") != NULL);
+  s = TightSettings();
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) == FCSN_OK);
   CHECK(strcmp(message, "") == 0);
 
@@ -348,6 +384,7 @@ int main(void) {
   TestStrings();
   TestDefaults();
   TestAnalyticSolveEverySolverAndFormulation();
+  TestColdStarts();
   TestOneBasedUnsortedDuplicates();
   TestUpdateValuesKeepsAnalysis();
   TestInvalidInput();
