@@ -22,13 +22,15 @@
 // per block (weight |B_k|) and an edge {k, l} when some variable of B_k is
 // adjacent to one of B_l. METIS_NodeND orders the quotient; the variables
 // follow block by block (in their original order within a block). On the
-// refine-2 wall (bench/results/refine2_speed.md: J of n = 51,401, v in
-// blocks of 3, each contact unknown its own block) the quotient has 5.3x fewer
-// edges and METIS takes 0.10 s instead of 0.52 s; the factorization flops
-// stay within METIS' seed-to-seed spread (3.42e10 against 3.32e10, means of
-// five seeds, +3 %). It is used when n >= kBlockOrderingMinSize and the
-// quotient has at most 1 / kBlockOrderingMinEdgeRatio of the edges (the
-// blocks group neighbours); otherwise the variables' graph is ordered as
+// refine-2 wall's M (newton/fill_ordering.h: n = 43,745 in node triples) the
+// quotient has 6x fewer edges and METIS takes 0.065 s instead of 0.42 s for
+// 5 % more entries in L; on its J (v in triples, each contact unknown its
+// own block) 0.10 s instead of 0.52 s, for 3 % more factorization flops
+// (means of five METIS seeds), but 14 % more on the elastic bar (J of n =
+// 25,452): see SparsityPattern::block_starts and
+// bench/results/refine2_speed.md. It is used when n >= kBlockOrderingMinSize
+// and the quotient has at most 1 / kBlockOrderingMinEdgeRatio of the edges
+// (the blocks group neighbours); otherwise the variables' graph is ordered as
 // above, so smaller patterns keep their orderings bit for bit.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_

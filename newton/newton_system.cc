@@ -4,8 +4,6 @@
 #include <cassert>
 
 #include "formulations/residual.h"
-#include "linalg/ordering.h"
-#include "newton/fill_ordering.h"
 
 namespace fcsn::internal {
 namespace {
@@ -104,11 +102,6 @@ void NewtonSystem::BuildPattern(const GlobalProblem& problem) {
       column.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
     append_column(n_ + c);
   }
-  // Ordering hint (linalg/ordering.h): v in blocks of kDofsPerNode dofs, each
-  // unknown of r on its own (blocks of a contact's 3 unknowns gave orderings
-  // with 10 % more factorization flops at refine 2).
-  pattern_.block_starts = UniformBlocks(n_, kDofsPerNode);
-  for (int i = n_; i < N; ++i) pattern_.block_starts.push_back(i);
   values_.assign(pattern_.row_index.size(), 0.0);
 }
 
