@@ -99,14 +99,19 @@ AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
 namespace {
 
 // METIS_NodeND with default options (0-based), vertex weights optional.
+// refinement_iterations: METIS_OPTION_NITER, 0 for METIS' default.
 int RunNodeNd(AdjacencyGraph* graph,
               int n,
               std::vector<int>* weights,
+              int refinement_iterations,
               std::vector<int>* perm,
               std::vector<int>* iperm) {
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_NUMBERING] = 0;  // C-style 0-based adjacency and output
+  if (refinement_iterations > 0) {
+    options[METIS_OPTION_NITER] = refinement_iterations;
+  }
   idx_t nvtxs = n;
   perm->resize(n);
   iperm->resize(n);
@@ -136,11 +141,15 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
       kBlockOrderingMinEdgeRatio *
               static_cast<double>(quotient.adjacency.size()) <=
           static_cast<double>(graph->adjacency.size());
-  if (!by_blocks) return RunNodeNd(graph, n, nullptr, perm, iperm);
+  if (!by_blocks) {
+    const int iterations =
+        n >= kBlockOrderingMinSize ? kLargeGraphRefinementIterations : 0;
+    return RunNodeNd(graph, n, nullptr, iterations, perm, iperm);
+  }
   const int blocks = static_cast<int>(block_starts.size());
   std::vector<int> block_perm, block_iperm;
   const int code =
-      RunNodeNd(&quotient, blocks, &weights, &block_perm, &block_iperm);
+      RunNodeNd(&quotient, blocks, &weights, 0, &block_perm, &block_iperm);
   if (code != METIS_OK) return code;
   // The variables block by block, in the blocks' elimination order.
   perm->resize(n);
