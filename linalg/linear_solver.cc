@@ -32,6 +32,29 @@ const char* ToString(LinearSolverStatus status) {
   return "?";
 }
 
+namespace {
+
+// The block_starts part of CheckPattern().
+std::string CheckBlockStarts(const SparsityPattern& pattern) {
+  const std::vector<int>& starts = pattern.block_starts;
+  if (starts.empty()) return "";
+  if (starts[0] != 0) {
+    return "the pattern's block_starts[0] = " + std::to_string(starts[0]) +
+           ", expected 0";
+  }
+  for (size_t k = 1; k < starts.size(); ++k) {
+    if (starts[k] <= starts[k - 1] || starts[k] >= pattern.n) {
+      return "the pattern's block_starts[" + std::to_string(k) +
+             "] = " + std::to_string(starts[k]) +
+             " is not increasing within [0, n = " + std::to_string(pattern.n) +
+             ")";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string CheckPattern(const SparsityPattern& pattern) {
   const int n = pattern.n;
   if (n < 0) return "the pattern has n = " + std::to_string(n) + " < 0";
@@ -71,7 +94,7 @@ std::string CheckPattern(const SparsityPattern& pattern) {
       }
     }
   }
-  return "";
+  return CheckBlockStarts(pattern);
 }
 
 std::unique_ptr<LinearSolver> LinearSolver::Create(

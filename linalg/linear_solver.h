@@ -66,10 +66,21 @@ namespace fcsn::internal {
 // Square n x n pattern in CSC, 0-based, row indices sorted within each column,
 // no duplicates. col_ptr has n + 1 entries with col_ptr[0] = 0; row_index has
 // col_ptr[n] entries.
+//
+// block_starts (optional, a hint for the METIS ordering of large patterns,
+// linalg/ordering.h): the variables form consecutive blocks that belong
+// together, e.g. the 3 velocity dofs of a finite-element node or the 3
+// unknowns of a contact; block k is [block_starts[k], block_starts[k + 1])
+// (the last one ends at n). Empty: no blocks known. Otherwise strictly
+// increasing, block_starts[0] = 0, every entry < n. The Newton system leaves
+// it empty: on J the block ordering cost 3 % (refine-2 wall) to 14 %
+// (elastic bar) more factorization flops, paid at every factorization of an
+// analysis reused over time steps (bench/results/refine2_speed.md).
 struct SparsityPattern {
   int n = 0;
   std::vector<int> col_ptr;
   std::vector<int> row_index;
+  std::vector<int> block_starts;
   int nnz() const { return col_ptr.empty() ? 0 : col_ptr.back(); }
 };
 

@@ -160,6 +160,27 @@ class MumpsFactorization final : public NumericFactorization {
   Eigen::Matrix<Real, Eigen::Dynamic, 1> rhs_;  // float copy of the rhs
 };
 
+// MUMPS job 1 on `factorization`; on success the ordering MUMPS used
+// (INFOG(7), INFOG(32)) and the estimates of the factorization into the
+// outputs.
+template <typename Real>
+LinearSolverStatus AnalyzeAndRead(MumpsFactorization<Real>* factorization,
+                                  LinearSolverStats* stats,
+                                  int* infog7,
+                                  int* infog32,
+                                  std::string* message) {
+  const LinearSolverStatus status = factorization->Analyze(message);
+  const MumpsInstance<Real>* instance = factorization->instance();
+  if (status != LinearSolverStatus::kSuccess || instance == nullptr) {
+    return status;
+  }
+  *infog7 = instance->infog(7);
+  *infog32 = instance->infog(32);
+  stats->estimated_factor_entries = MumpsCount(instance->infog(20));
+  stats->estimated_flops = instance->rinfog(1);
+  return status;
+}
+
 // "" if `position` is a permutation of 0..n-1, else a sentence.
 std::string CheckPermutation(const std::vector<int>& position, int n) {
   std::vector<char> seen(n, 0);
@@ -271,32 +292,31 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
                                                        std::string* message) {
   // kDouble analyses the double instance, kMixed the single one (a double
   // instance left from a fallback on the previous pattern is dropped; the
-  // first fallback analyses a new one). kAuto analyses the double instance,
-  // and the single one too when the estimate reaches kAutoMixedMinFlops:
-  // small systems pay one analysis, large ones a second symbolic pass with
-  // the same ordering (and have the double instance ready for fallbacks).
+  // first fallback analyses a new one). kAuto analyses the single instance,
+  // and the double one too when the estimate stays below kAutoMixedMinFlops:
+  // large systems pay one analysis (and a double one at a first fallback, as
+  // kMixed), small ones a second cheap symbolic pass with the same ordering.
+  // The double factors are the same either way.
   LinearSolverStatus status = LinearSolverStatus::kFailure;
   switch (options.precision) {
     case FactorizationPrecision::kMixed:
       dbl.Drop();
-      status = sgl.Analyze(message);
-      *infog7 = sgl.instance()->infog(7);
-      *infog32 = sgl.instance()->infog(32);
-      stats->estimated_factor_entries = MumpsCount(sgl.instance()->infog(20));
-      stats->estimated_flops = sgl.instance()->rinfog(1);
+      status = AnalyzeAndRead(&sgl, stats, infog7, infog32, message);
       single_enabled = true;
       break;
     case FactorizationPrecision::kDouble:
+      status = AnalyzeAndRead(&dbl, stats, infog7, infog32, message);
+      single_enabled = false;
+      break;
     case FactorizationPrecision::kAuto:
-      status = dbl.Analyze(message);
-      *infog7 = dbl.instance()->infog(7);
-      *infog32 = dbl.instance()->infog(32);
-      stats->estimated_factor_entries = MumpsCount(dbl.instance()->infog(20));
-      stats->estimated_flops = dbl.instance()->rinfog(1);
-      single_enabled = options.precision == FactorizationPrecision::kAuto &&
-                       status == LinearSolverStatus::kSuccess &&
+      status = AnalyzeAndRead(&sgl, stats, infog7, infog32, message);
+      single_enabled = status == LinearSolverStatus::kSuccess &&
                        stats->estimated_flops >= kAutoMixedMinFlops;
-      if (single_enabled) status = sgl.Analyze(message);
+      if (single_enabled) {
+        dbl.Drop();
+      } else {
+        status = AnalyzeAndRead(&dbl, stats, infog7, infog32, message);
+      }
       break;
   }
   if (status == LinearSolverStatus::kSuccess) {

@@ -21,9 +21,10 @@
 // Precision (LinearSolverOptions::precision): kDouble factorizes with d-MUMPS;
 // kMixed decorates s-MUMPS with the refinement and fallback of
 // mixed_precision.h, the d-MUMPS instance being created and analysed at the
-// first fallback on a pattern; kAuto analyses with d-MUMPS and uses the mixed
-// scheme for the patterns whose estimated factorization reaches
-// kAutoMixedMinFlops (mumps_solver.cc). Both instances share the coordinates,
+// first fallback on a pattern; kAuto analyses with s-MUMPS and uses the mixed
+// scheme (as kMixed) for the patterns whose estimated factorization reaches
+// kAutoMixedMinFlops (mumps_solver.cc), d-MUMPS (analysed too) for the
+// smaller ones. Both instances share the coordinates,
 // the ordering (computed once) and the ICNTL(14) relaxation.
 //
 // Errors: MUMPS' INFO(1) < 0 is translated in mumps_instance.cc. Workspace

@@ -55,6 +55,117 @@ AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
   return graph;
 }
 
+std::vector<int> UniformBlocks(int n, int size) {
+  std::vector<int> starts;
+  starts.reserve(n / size + 1);
+  for (int i = 0; i < n; i += size) starts.push_back(i);
+  return starts;
+}
+
+AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
+                             int n,
+                             const std::vector<int>& block_starts,
+                             std::vector<int>* weights) {
+  const int blocks = static_cast<int>(block_starts.size());
+  std::vector<int> block_of(n);
+  weights->resize(blocks);
+  for (int k = 0; k < blocks; ++k) {
+    const int end = k + 1 < blocks ? block_starts[k + 1] : n;
+    (*weights)[k] = end - block_starts[k];
+    for (int i = block_starts[k]; i < end; ++i) block_of[i] = k;
+  }
+  AdjacencyGraph quotient;
+  quotient.offsets.assign(blocks + 1, 0);
+  // last_seen[l] == k: block l is already a neighbour of block k.
+  std::vector<int> last_seen(blocks, -1);
+  for (int k = 0; k < blocks; ++k) {
+    last_seen[k] = k;  // no self loop
+    const int first = static_cast<int>(quotient.adjacency.size());
+    const int end = k + 1 < blocks ? block_starts[k + 1] : n;
+    for (int i = block_starts[k]; i < end; ++i) {
+      for (int p = graph.offsets[i]; p < graph.offsets[i + 1]; ++p) {
+        const int l = block_of[graph.adjacency[p]];
+        if (last_seen[l] == k) continue;
+        last_seen[l] = k;
+        quotient.adjacency.push_back(l);
+      }
+    }
+    std::sort(quotient.adjacency.begin() + first, quotient.adjacency.end());
+    quotient.offsets[k + 1] = static_cast<int>(quotient.adjacency.size());
+  }
+  return quotient;
+}
+
+namespace {
+
+// METIS_NodeND with default options (0-based), vertex weights optional.
+// refinement_iterations: METIS_OPTION_NITER, 0 for METIS' default.
+int RunNodeNd(AdjacencyGraph* graph,
+              int n,
+              std::vector<int>* weights,
+              int refinement_iterations,
+              std::vector<int>* perm,
+              std::vector<int>* iperm) {
+  idx_t options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_NUMBERING] = 0;  // C-style 0-based adjacency and output
+  if (refinement_iterations > 0) {
+    options[METIS_OPTION_NITER] = refinement_iterations;
+  }
+  idx_t nvtxs = n;
+  perm->resize(n);
+  iperm->resize(n);
+  return METIS_NodeND(&nvtxs,
+                      graph->offsets.data(),
+                      graph->adjacency.data(),
+                      weights != nullptr ? weights->data() : nullptr,
+                      options,
+                      perm->data(),
+                      iperm->data());
+}
+
+}  // namespace
+
+int NestedDissectionOrder(AdjacencyGraph* graph,
+                          int n,
+                          const std::vector<int>& block_starts,
+                          std::vector<int>* perm,
+                          std::vector<int>* iperm) {
+  AdjacencyGraph quotient;
+  std::vector<int> weights;
+  if (n >= kBlockOrderingMinSize && !block_starts.empty()) {
+    quotient = QuotientGraph(*graph, n, block_starts, &weights);
+  }
+  const bool by_blocks =
+      !quotient.adjacency.empty() &&
+      kBlockOrderingMinEdgeRatio *
+              static_cast<double>(quotient.adjacency.size()) <=
+          static_cast<double>(graph->adjacency.size());
+  if (!by_blocks) {
+    const int iterations =
+        n >= kBlockOrderingMinSize ? kLargeGraphRefinementIterations : 0;
+    return RunNodeNd(graph, n, nullptr, iterations, perm, iperm);
+  }
+  const int blocks = static_cast<int>(block_starts.size());
+  std::vector<int> block_perm, block_iperm;
+  const int code =
+      RunNodeNd(&quotient, blocks, &weights, 0, &block_perm, &block_iperm);
+  if (code != METIS_OK) return code;
+  // The variables block by block, in the blocks' elimination order.
+  perm->resize(n);
+  iperm->resize(n);
+  int position = 0;
+  for (int b = 0; b < blocks; ++b) {
+    const int k = block_perm[b];
+    const int end = k + 1 < blocks ? block_starts[k + 1] : n;
+    for (int i = block_starts[k]; i < end; ++i) {
+      (*perm)[position] = i;
+      (*iperm)[i] = position++;
+    }
+  }
+  return METIS_OK;
+}
+
 LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
                                         std::vector<int>* perm,
                                         std::vector<int>* iperm,
@@ -82,17 +193,8 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
     std::iota(iperm->begin(), iperm->end(), 0);
     return Report(LinearSolverStatus::kSuccess, "", message);
   }
-  idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_NUMBERING] = 0;  // C-style 0-based adjacency and output
-  idx_t nvtxs = n;
-  const int code = METIS_NodeND(&nvtxs,
-                                graph.offsets.data(),
-                                graph.adjacency.data(),
-                                /*vwgt=*/nullptr,
-                                options,
-                                perm->data(),
-                                iperm->data());
+  const int code =
+      NestedDissectionOrder(&graph, n, pattern.block_starts, perm, iperm);
   switch (code) {
     case METIS_OK:
       return Report(LinearSolverStatus::kSuccess, "", message);

@@ -16,6 +16,22 @@
 //   PERM_IN(i + 1) = iperm[i] + 1.
 // tests/linalg/ordering_test.cc and mumps_solver_test.cc check the convention
 // and the fill it produces.
+//
+// Block ordering (large patterns with SparsityPattern::block_starts): with
+// blocks B_1..B_K of consecutive variables, the quotient graph has one vertex
+// per block (weight |B_k|) and an edge {k, l} when some variable of B_k is
+// adjacent to one of B_l. METIS_NodeND orders the quotient; the variables
+// follow block by block (in their original order within a block). On the
+// refine-2 wall's M (newton/fill_ordering.h: n = 43,745 in node triples) the
+// quotient has 6x fewer edges and METIS takes 0.065 s instead of 0.42 s for
+// 5 % more entries in L; on its J (v in triples, each contact unknown its
+// own block) 0.10 s instead of 0.52 s, for 3 % more factorization flops
+// (means of five METIS seeds), but 14 % more on the elastic bar (J of n =
+// 25,452): see SparsityPattern::block_starts and
+// bench/results/refine2_speed.md. It is used when n >= kBlockOrderingMinSize
+// and the quotient has at most 1 / kBlockOrderingMinEdgeRatio of the edges
+// (the blocks group neighbours); otherwise the variables' graph is ordered as
+// above, so smaller patterns keep their orderings bit for bit.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_
 
@@ -35,8 +51,51 @@ struct AdjacencyGraph {
 };
 AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern);
 
+// The block ordering's thresholds (see above): the size of the refine-2
+// wall's M and J is above, the 688-contact wall's (n = 7205, every golden
+// history) below.
+constexpr int kBlockOrderingMinSize = 20000;
+// A quotient with more than a third of the edges means blocks that do not
+// group neighbours (e.g. a component-major numbering); blocks of 3 dofs of
+// finite-element nodes give 6x fewer edges.
+constexpr double kBlockOrderingMinEdgeRatio = 3.0;
+
+// METIS' refinement iterations per uncoarsening level (METIS_OPTION_NITER;
+// its default is 10) on graphs of at least kBlockOrderingMinSize vertices
+// ordered without blocks: 1 orders J 20 % faster at the same fill (refine-2
+// wall: 0.41 s instead of 0.52 s, estimated flops 2.99-3.01e10 against
+// 2.99-3.03e10 over three seeds; elastic bar: 0.14 s instead of 0.17 s,
+// 1.70-1.71e9 against 1.69-1.71e9; bench/results/refine2_speed.md). Smaller
+// graphs keep METIS' default, and their orderings bit for bit.
+constexpr int kLargeGraphRefinementIterations = 1;
+
+// block_starts for blocks of `size` consecutive variables (the last block
+// may be shorter) of n variables.
+std::vector<int> UniformBlocks(int n, int size);
+
+// The quotient of `graph` (n vertices) by the blocks `block_starts` (same
+// contract as SparsityPattern::block_starts), and in *weights the block
+// sizes.
+AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
+                             int n,
+                             const std::vector<int>& block_starts,
+                             std::vector<int>* weights);
+
+// METIS_NodeND of `graph` (n vertices, at least one edge), by blocks when
+// block_starts is non-empty and the block ordering applies (n and the edge
+// ratio above), else with kLargeGraphRefinementIterations when n >=
+// kBlockOrderingMinSize; perm and iperm in the convention above. Returns METIS' code
+// (METIS_OK on success). METIS takes the arrays as non-const (it does not
+// change them).
+int NestedDissectionOrder(AdjacencyGraph* graph,
+                          int n,
+                          const std::vector<int>& block_starts,
+                          std::vector<int>* perm,
+                          std::vector<int>* iperm);
+
 // Nested-dissection ordering of `pattern` with METIS_NodeND (default METIS
-// options, whose fixed default seed makes the result deterministic). On success
+// options, whose fixed default seed makes the result deterministic), by
+// pattern.block_starts when the block ordering applies. On success
 // fills perm and iperm (both of size n, 0-based, in the convention above) and
 // returns kSuccess; otherwise returns kInvalidInput (pattern), kOutOfMemory or
 // kFailure with a message. Edgeless graphs (diagonal matrices, n <= 1) get the

@@ -5,35 +5,33 @@
 
 #include <vector>
 
+#include "linalg/ordering.h"
+
 namespace fcsn::internal {
 
 bool NestedDissection(const SparseMatrix& full, OrderingPermutation* perm) {
   const int n = static_cast<int>(full.rows());
   // The adjacency graph of METIS: CSR of the pattern without the diagonal
   // (the pattern is symmetric, so the columns of `full` serve as rows).
-  std::vector<idx_t> start(n + 1, 0);
-  std::vector<idx_t> adjacent;
-  adjacent.reserve(full.nonZeros());
+  AdjacencyGraph graph;
+  graph.offsets.assign(n + 1, 0);
+  graph.adjacency.reserve(full.nonZeros());
   for (int j = 0; j < n; ++j) {
     for (SparseMatrix::InnerIterator it(full, j); it; ++it) {
-      if (it.row() != j) adjacent.push_back(static_cast<idx_t>(it.row()));
+      if (it.row() != j) graph.adjacency.push_back(static_cast<int>(it.row()));
     }
-    start[j + 1] = static_cast<idx_t>(adjacent.size());
+    graph.offsets[j + 1] = static_cast<int>(graph.adjacency.size());
   }
-  idx_t size = n;
-  std::vector<idx_t> order(n);     // order[k]: the old index at position k
-  std::vector<idx_t> position(n);  // its inverse
-  if (METIS_NodeND(&size,
-                   start.data(),
-                   adjacent.data(),
-                   nullptr,
-                   nullptr,
-                   order.data(),
-                   position.data()) != METIS_OK) {
+  if (graph.adjacency.empty()) return false;  // diagonal M: AMD is exact
+  std::vector<int> order;     // order[k]: the old index at position k
+  std::vector<int> position;  // its inverse
+  if (NestedDissectionOrder(
+          &graph, n, UniformBlocks(n, kDofsPerNode), &order, &position) !=
+      METIS_OK) {
     return false;
   }
   perm->resize(n);
-  for (int k = 0; k < n; ++k) perm->indices()[k] = static_cast<int>(order[k]);
+  for (int k = 0; k < n; ++k) perm->indices()[k] = order[k];
   return true;
 }
 

@@ -3,9 +3,10 @@
 //
 //   n <  kNestedDissectionMinDofs:  approximate minimum degree (Eigen's AMD);
 //   n >= kNestedDissectionMinDofs:  METIS nested dissection (METIS_NodeND on
-//                                   the graph of M without its diagonal,
-//                                   default options: deterministic), AMD if
-//                                   METIS fails.
+//                                   the graph of M without its diagonal, or on
+//                                   its quotient by blocks of kDofsPerNode
+//                                   dofs (linalg/ordering.h), default options:
+//                                   deterministic), AMD if METIS fails.
 //
 // Why by size (bench/results/rho_setup.md): on 3D finite-element M, nested
 // dissection's separators give far less fill than minimum degree once the
@@ -27,6 +28,13 @@ namespace fcsn::internal {
 // Between the 688-contact wall (n = 7205, AMD better) and the refine-2 wall
 // (n = 43,745, nested dissection halves the W_aa work).
 constexpr int kNestedDissectionMinDofs = 20000;
+// The dofs of M are taken in blocks of this many consecutive ones (the 3
+// velocity dofs of a finite-element node in FCLib's 3D problems) for METIS'
+// block ordering (linalg/ordering.h), which only applies when the blocks
+// group neighbours: at refine 2 it orders M in 0.065 s instead of 0.42 s, for
+// 5 % more entries in L (9.12 M against 8.70 M, means of five METIS seeds;
+// bench/results/refine2_speed.md).
+constexpr int kDofsPerNode = 3;
 
 using OrderingPermutation =
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int>;

@@ -82,5 +82,129 @@ TEST(MetisOrdering, RejectsAnInvalidPattern) {
   EXPECT_FALSE(message.empty());
 }
 
+// Pattern of a vector Laplacian-like operator on a k x k x k grid with 3 dofs
+// per node: every dof is coupled to the 3 dofs of its node and of its 6 grid
+// neighbours. Node-major numbering (dof 3 node + c): with blocks of 3 the
+// quotient is the grid graph; component-major (dof c nodes + node): blocks
+// of 3 consecutive dofs hold one component of 3 nodes along x.
+SparsityPattern VectorGrid(int k, bool component_major = false) {
+  const int nodes = k * k * k;
+  SparsityPattern pattern;
+  pattern.n = 3 * nodes;
+  pattern.col_ptr.assign(1, 0);
+  auto index = [k](int x, int y, int z) { return (z * k + y) * k + x; };
+  auto dof = [nodes, component_major](int node, int c) {
+    return component_major ? c * nodes + node : 3 * node + c;
+  };
+  std::vector<std::vector<int>> columns(pattern.n);
+  for (int z = 0; z < k; ++z) {
+    for (int y = 0; y < k; ++y) {
+      for (int x = 0; x < k; ++x) {
+        std::vector<int> near = {index(x, y, z)};
+        if (x > 0) near.push_back(index(x - 1, y, z));
+        if (x + 1 < k) near.push_back(index(x + 1, y, z));
+        if (y > 0) near.push_back(index(x, y - 1, z));
+        if (y + 1 < k) near.push_back(index(x, y + 1, z));
+        if (z > 0) near.push_back(index(x, y, z - 1));
+        if (z + 1 < k) near.push_back(index(x, y, z + 1));
+        std::sort(near.begin(), near.end());
+        for (int c = 0; c < 3; ++c) {
+          std::vector<int>& column = columns[dof(index(x, y, z), c)];
+          for (int node : near) {
+            for (int d = 0; d < 3; ++d) column.push_back(dof(node, d));
+          }
+          std::sort(column.begin(), column.end());
+        }
+      }
+    }
+  }
+  for (const std::vector<int>& column : columns) {
+    pattern.row_index.insert(
+        pattern.row_index.end(), column.begin(), column.end());
+    pattern.col_ptr.push_back(static_cast<int>(pattern.row_index.size()));
+  }
+  return pattern;
+}
+
+TEST(UniformBlocks, StartsEverySizeVariablesWithAShorterLastBlock) {
+  EXPECT_EQ(UniformBlocks(7, 3), (std::vector<int>{0, 3, 6}));
+  EXPECT_EQ(UniformBlocks(6, 3), (std::vector<int>{0, 3}));
+  EXPECT_TRUE(UniformBlocks(0, 3).empty());
+}
+
+TEST(QuotientGraph, HasOneVertexPerBlockAndTheBlockSizesAsWeights) {
+  // Path 0-1-2-3-4 in blocks {0, 1}, {2}, {3, 4}: the quotient is the path
+  // 0-1-2 (the edge inside a block disappears).
+  const auto path = FromTriplets(
+      5, {{0, 1, 1}, {1, 2, 1}, {2, 3, 1}, {3, 4, 1}, {0, 0, 1}, {4, 4, 1}});
+  const AdjacencyGraph graph = SymmetrizedGraph(path.pattern);
+  std::vector<int> weights;
+  const AdjacencyGraph quotient =
+      QuotientGraph(graph, 5, std::vector<int>{0, 2, 3}, &weights);
+  EXPECT_EQ(quotient.offsets, (std::vector<int>{0, 1, 3, 4}));
+  EXPECT_EQ(quotient.adjacency, (std::vector<int>{1, 0, 2, 1}));
+  EXPECT_EQ(weights, (std::vector<int>{2, 1, 2}));
+}
+
+TEST(BlockOrdering, KeepsEachBlockContiguousOnALargePattern) {
+  SparsityPattern pattern = VectorGrid(19);  // n = 20,577
+  ASSERT_GE(pattern.n, kBlockOrderingMinSize);
+  pattern.block_starts = UniformBlocks(pattern.n, 3);
+  std::vector<int> perm, iperm;
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  for (int i = 0; i < pattern.n; ++i) ASSERT_EQ(perm[iperm[i]], i);
+  for (int block = 0; block < pattern.n / 3; ++block) {
+    const int first = iperm[3 * block];
+    EXPECT_EQ(first % 3, 0) << "block " << block;
+    EXPECT_EQ(iperm[3 * block + 1], first + 1) << "block " << block;
+    EXPECT_EQ(iperm[3 * block + 2], first + 2) << "block " << block;
+  }
+}
+
+TEST(BlockOrdering, IgnoresTheBlocksBelowTheSizeThreshold) {
+  SparsityPattern pattern = VectorGrid(10);  // n = 3000
+  std::vector<int> plain_perm, plain_iperm, perm, iperm;
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &plain_perm, &plain_iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  pattern.block_starts = UniformBlocks(pattern.n, 3);
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(perm, plain_perm);
+}
+
+TEST(BlockOrdering, IgnoresBlocksThatDoNotGroupNeighbours) {
+  // Blocks of 3 consecutive dofs of a component-major numbering: the quotient
+  // keeps too many edges.
+  SparsityPattern pattern = VectorGrid(19, /*component_major=*/true);
+  std::vector<int> plain_perm, plain_iperm, perm, iperm;
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &plain_perm, &plain_iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  pattern.block_starts = UniformBlocks(pattern.n, 3);
+  std::vector<int> weights;
+  const AdjacencyGraph graph = SymmetrizedGraph(pattern);
+  const AdjacencyGraph quotient =
+      QuotientGraph(graph, pattern.n, pattern.block_starts, &weights);
+  ASSERT_GT(kBlockOrderingMinEdgeRatio * quotient.adjacency.size(),
+            graph.adjacency.size());
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(perm, plain_perm);
+}
+
+TEST(BlockOrdering, RejectsInvalidBlockStarts) {
+  SparsityPattern pattern = VectorGrid(3);
+  std::vector<int> perm, iperm;
+  std::string message;
+  for (const std::vector<int>& starts : {std::vector<int>{1, 3},
+                                         std::vector<int>{0, 3, 3},
+                                         std::vector<int>{0, pattern.n}}) {
+    pattern.block_starts = starts;
+    EXPECT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, &message),
+              LinearSolverStatus::kInvalidInput);
+    EXPECT_NE(message.find("block_starts"), std::string::npos) << message;
+  }
+}
+
 }  // namespace
 }  // namespace fcsn::internal
