@@ -27,6 +27,9 @@
 #   bench/scale_walls.sh [--scratch DIR] [--files K] [--tol TOL]
 #       [--variants LIST] [--low-rank TOL] [--timeout SECONDS]
 #       [--cold-start C] [--skip-naming-solve] [--generate-only] LEVEL...
+#   bench/scale_walls.sh --report-only JSONL
+#       (prints the table and the fits of earlier solves: lines of
+#       SCRATCH/scale_walls_results.jsonl, e.g. two runs' lines joined)
 #   LEVEL: 1..8 (masonry_wall --refine) or "coarse".
 #   LIST: comma-separated among default, low-rank, out-of-core,
 #         low-rank+out-of-core (default: "default").
@@ -55,6 +58,7 @@ variants=default
 low_rank_tol=1e-8
 timeout_s=3600
 generate_only=0
+report_only=
 cold_start=auto
 naming_flags=()
 levels=()
@@ -70,11 +74,12 @@ while [[ $# -gt 0 ]]; do
     --cold-start) cold_start="$2"; shift 2 ;;
     --skip-naming-solve) naming_flags=(--skip-naming-solve); shift ;;
     --generate-only) generate_only=1; shift ;;
-    -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+    --report-only) report_only="$2"; shift 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0"; exit 0 ;;
     *) levels+=("$1"); shift ;;
   esac
 done
-if [[ ${#levels[@]} -eq 0 ]]; then
+if [[ ${#levels[@]} -eq 0 && -z "$report_only" ]]; then
   echo "scale_walls.sh: give at least one level (1..8 or coarse)" >&2
   exit 2
 fi
@@ -114,60 +119,14 @@ variant_flags() {
   esac
 }
 
-echo "load at start: $(uptime)" >&2
-for level in "${levels[@]}"; do generate_level "$level"; done
-[[ $generate_only == 1 ]] && exit 0
-
-results="$scratch/scale_walls_results.jsonl"
-run_results="$(mktemp)"
-trap 'rm -f "$run_results" "$run_results".*' EXIT
-IFS=',' read -r -a variant_list <<< "$variants"
-for level in "${levels[@]}"; do
-  dir="$(level_dir "$level")"
-  mapfile -t step_files < <(ls "$dir"/*.hdf5 |
-      awk -F- '{print $NF "\t" $0}' | sort | cut -f2 | head -n "$files_per_level")
-  for file in "${step_files[@]}"; do
-    info="$("$fcsn_bin" info --json "$file")"
-    for variant in "${variant_list[@]}"; do
-      read -r -a flags <<< "$(variant_flags "$variant")"
-      status=0
-      timeout "$timeout_s" /usr/bin/time -f '%e %M' -o "$run_results.time" \
-          nice -n 10 "$fcsn_bin" solve --json --no-history --tol "$tol" \
-          --cold-start "$cold_start" "${flags[@]}" "$file" > "$run_results.json" 2> "$run_results.err" \
-          || status=$?
-      python3 - "$level" "$variant" "$status" "$info" "$run_results.json" \
-          "$run_results.time" >> "$run_results" <<'EOF'
-import json, sys
-level, variant, status, info, json_path, time_path = sys.argv[1:7]
-row = {"level": level, "variant": variant, "exit": int(status)}
-row.update({k: v for k, v in json.loads(info).items()
-            if k in ("nnz_M", "nnz_H")})
-try:
-    with open(json_path) as f:
-        row.update(json.loads(f.read().strip().splitlines()[-1]))
-except (OSError, ValueError, IndexError):
-    row["status"] = "no-output (exit %s)" % status
-try:
-    with open(time_path) as f:
-        wall, rss_kb = f.read().split()[-2:]
-    row["wall_s"], row["peak_rss_mb"] = float(wall), float(rss_kb) / 1024
-except (OSError, ValueError):
-    row["wall_s"], row["peak_rss_mb"] = float("nan"), float("nan")
-print(json.dumps(row))
-EOF
-      tail -n 1 "$run_results" >> "$results"
-      echo "solved level $level $(basename "$file") [$variant]: exit $status" >&2
-    done
-  done
-done
-
-# (c) and (d): the table and the fits.
-echo "Command: \`FCSN_BIN=$fcsn_bin $command_line\`"
-echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); fcsn $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?');" \
-  "$(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GB;" \
-  "OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}; load at start and end: see stderr"
-echo
-python3 - "$run_results" <<'EOF'
+# (c) and (d): the table and the fits of the solves in JSONL file $1.
+report() {
+  echo "Command: \`FCSN_BIN=$fcsn_bin $command_line\`"
+  echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); fcsn $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?');" \
+    "$(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GB;" \
+    "OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-unset}; load at start and end: see stderr"
+  echo
+  python3 - "$1" <<'EOF'
 import json, math, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 
@@ -238,4 +197,55 @@ for variant in sorted({r["variant"] for r in rows}):
                   math.exp(a + p * math.log(1e6)), unit,
                   y2 * (1e6 / n2) ** p_last, unit))
 EOF
+}
+
+if [[ -n "$report_only" ]]; then report "$report_only"; exit 0; fi
+echo "load at start: $(uptime)" >&2
+for level in "${levels[@]}"; do generate_level "$level"; done
+[[ $generate_only == 1 ]] && exit 0
+
+results="$scratch/scale_walls_results.jsonl"
+run_results="$(mktemp)"
+trap 'rm -f "$run_results" "$run_results".*' EXIT
+IFS=',' read -r -a variant_list <<< "$variants"
+for level in "${levels[@]}"; do
+  dir="$(level_dir "$level")"
+  mapfile -t step_files < <(ls "$dir"/*.hdf5 |
+      awk -F- '{print $NF "\t" $0}' | sort | cut -f2 | head -n "$files_per_level")
+  for file in "${step_files[@]}"; do
+    info="$("$fcsn_bin" info --json "$file")"
+    for variant in "${variant_list[@]}"; do
+      read -r -a flags <<< "$(variant_flags "$variant")"
+      status=0
+      timeout "$timeout_s" /usr/bin/time -f '%e %M' -o "$run_results.time" \
+          nice -n 10 "$fcsn_bin" solve --json --no-history --tol "$tol" \
+          --cold-start "$cold_start" "${flags[@]}" "$file" > "$run_results.json" 2> "$run_results.err" \
+          || status=$?
+      python3 - "$level" "$variant" "$status" "$info" "$run_results.json" \
+          "$run_results.time" >> "$run_results" <<'EOF'
+import json, sys
+level, variant, status, info, json_path, time_path = sys.argv[1:7]
+row = {"level": level, "variant": variant, "exit": int(status)}
+row.update({k: v for k, v in json.loads(info).items()
+            if k in ("nnz_M", "nnz_H")})
+try:
+    with open(json_path) as f:
+        row.update(json.loads(f.read().strip().splitlines()[-1]))
+except (OSError, ValueError, IndexError):
+    row["status"] = "no-output (exit %s)" % status
+try:
+    with open(time_path) as f:
+        wall, rss_kb = f.read().split()[-2:]
+    row["wall_s"], row["peak_rss_mb"] = float(wall), float(rss_kb) / 1024
+except (OSError, ValueError):
+    row["wall_s"], row["peak_rss_mb"] = float("nan"), float("nan")
+print(json.dumps(row))
+EOF
+      tail -n 1 "$run_results" >> "$results"
+      echo "solved level $level $(basename "$file") [$variant]: exit $status" >&2
+    done
+  done
+done
+
+report "$run_results"
 echo "load at end: $(uptime)" >&2
