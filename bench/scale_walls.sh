@@ -10,18 +10,20 @@
 #   (b) solves the first --files step files per level (ordered by the step
 #       counter, the file name's last field: the gravity steps 2, 3, ...) with
 #       `fcsn solve --json --no-history --tol TOL --cold-start auto` under
-#       `/usr/bin/time -f '%e %M'`, once per variant (default options;
+#       `/usr/bin/time -f '%e %M %U %S'`, once per variant (default options;
 #       --low-rank TOL; --out-of-core);
 #   (c) prints the command, date, machine and load, then a Markdown table:
 #       level, n, contacts, nnz(M) + nnz(H), the factorization flops
 #       (full-rank and BLR-effective), MUMPS memory (estimated / used), peak
 #       RSS, Newton iterations, factorizations, setup time, time per
-#       factorization and per iteration, total time and status;
+#       factorization and per iteration, total wall and CPU (user + system)
+#       time and status;
 #   (d) fits y ~ a n^p by least squares on log-log for the factorization
-#       flops, the time per factorization, the total wall time, the peak RSS
-#       and the memory MUMPS' factorization used (per variant, one point per
-#       size: the median over its files; needs >= 2 sizes) and prints the
-#       projection to n = 1e6.
+#       flops, the time per factorization, the total wall and CPU time, the
+#       peak RSS and the memory MUMPS' factorization used (per variant, one
+#       point per size: the median over its files; needs >= 2 sizes) and
+#       prints the projection to n = 1e6 (from the fit and from the exponent
+#       between the two largest sizes).
 #
 # Usage:
 #   bench/scale_walls.sh [--scratch DIR] [--files K] [--tol TOL]
@@ -141,12 +143,12 @@ def per_fact(r):
 
 print("| level | variant | n | contacts | nnz(M)+nnz(H) | fact. flops (FR / BLR) "
       "| MUMPS MB (est / used) | peak RSS MB | Newton it. | fact. | setup s "
-      "| s / fact. | s / it. | total s | status |")
-print("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+      "| s / fact. | s / it. | total s | CPU s | status |")
+print("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 for r in rows:
     it, nf = g(r, "iterations", 0), g(r, "factorizations", 0)
     print("| %s | %s | %s | %s | %s | %.3g / %.3g | %.0f / %.0f | %.0f | %s | %s "
-          "| %.2f | %.3f | %s | %.2f | %s |" % (
+          "| %.2f | %.3f | %s | %.2f | %.2f | %s |" % (
               r["level"], r["variant"], g(r, "n", "?"), g(r, "nc", "?"),
               g(r, "nnz_M", 0) + g(r, "nnz_H", 0),
               g(r, "last_factorization_flops", 0),
@@ -154,13 +156,15 @@ for r in rows:
               g(r, "estimated_memory_mb", 0), g(r, "factorization_memory_mb", 0),
               r["peak_rss_mb"], it, nf, g(r, "timings", {}).get("setup", 0.0),
               per_fact(r), "%.3f" % (g(r, "time_s", 0) / it) if it else "-",
-              r["wall_s"], g(r, "status", "?")))
+              r["wall_s"], g(r, "cpu_s"), g(r, "status", "?")))
 
 print()
 QUANTITIES = (
     ("factorization flops", lambda r: g(r, "last_factorization_effective_flops"), ""),
     ("time per factorization", per_fact, "s"),
     ("total time", lambda r: r["wall_s"], "s"),
+    # user + system: less sensitive to other jobs than the wall clock.
+    ("total CPU time", lambda r: g(r, "cpu_s"), "s"),
     ("peak RSS", lambda r: r["peak_rss_mb"], "MB"),
     ("MUMPS memory", lambda r: g(r, "factorization_memory_mb"), "MB"))
 for variant in sorted({r["variant"] for r in rows}):
@@ -217,7 +221,7 @@ for level in "${levels[@]}"; do
     for variant in "${variant_list[@]}"; do
       read -r -a flags <<< "$(variant_flags "$variant")"
       status=0
-      timeout "$timeout_s" /usr/bin/time -f '%e %M' -o "$run_results.time" \
+      timeout "$timeout_s" /usr/bin/time -f '%e %M %U %S' -o "$run_results.time" \
           nice -n 10 "$fcsn_bin" solve --json --no-history --tol "$tol" \
           --cold-start "$cold_start" "${flags[@]}" "$file" > "$run_results.json" 2> "$run_results.err" \
           || status=$?
@@ -235,8 +239,9 @@ except (OSError, ValueError, IndexError):
     row["status"] = "no-output (exit %s)" % status
 try:
     with open(time_path) as f:
-        wall, rss_kb = f.read().split()[-2:]
+        wall, rss_kb, user, system = f.read().split()[-4:]
     row["wall_s"], row["peak_rss_mb"] = float(wall), float(rss_kb) / 1024
+    row["cpu_s"] = float(user) + float(system)
 except (OSError, ValueError):
     row["wall_s"], row["peak_rss_mb"] = float("nan"), float("nan")
 print(json.dumps(row))
