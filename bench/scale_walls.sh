@@ -19,7 +19,8 @@
 #       factorization and per iteration, total wall and CPU (user + system)
 #       time and status;
 #   (d) fits y ~ a n^p by least squares on log-log for the factorization
-#       flops, the time per factorization, the total wall and CPU time, the
+#       flops, the setup time (M's factorization and rho's W_aa blocks), the
+#       time per factorization, the total wall and CPU time, the
 #       peak RSS and the memory MUMPS' factorization used (per variant, one
 #       point per size: the median over its files; needs >= 2 sizes) and
 #       prints the projection to n = 1e6 (from the fit and from the exponent
@@ -161,6 +162,7 @@ for r in rows:
 print()
 QUANTITIES = (
     ("factorization flops", lambda r: g(r, "last_factorization_effective_flops"), ""),
+    ("setup time", lambda r: g(r, "timings", {}).get("setup", float("nan")), "s"),
     ("time per factorization", per_fact, "s"),
     ("total time", lambda r: r["wall_s"], "s"),
     # user + system: less sensitive to other jobs than the wall clock.
