@@ -1,17 +1,22 @@
 // masonry_wall: time-stepping of the masonry low-wall shear test
 // (shared/docs/masonry_wall.md), one FCLib global problem per step solved by
-// fcsn::Solver, warm-started from the previous step.
+// fcsn::Solver, warm-started from the previous step. While the wall is still
+// at rest (the previous solution is all zero: the first loaded step), a step
+// starts cold instead, by SolverOptions::cold_start (--cold-start, default
+// auto: the resting contacts start bonded, 1-4 Newton iterations where the
+// all-zero guess needs 20-200; bench/results/gravity_steps.md).
 //
 //   masonry_wall [--steps N] [--refine F | --coarse] [--swap-friction]
 //   [--export-dir DIR]
-//                [--log FILE] [--tolerance TOL]
+//                [--log FILE] [--tolerance TOL] [--cold-start C]
 //
 // Writes a CSV run log (one row per step: contacts by status per group, solver
 // iterations and time, impulse sums) and, with --export-dir, the 50 steps of
 // the FCLib LowWall_FEM collection (counter = step - 1) as FCLib global files
 // with /guesses/1 = the previous step's (v, u, r) and /solution = the
 // time-stepping solve. The file name carries the NSN-AC iterations (no line
-// search, tol 1e-4, from the guess), as the LMGC90 dumps did.
+// search, tol 1e-4, from the guess), as the LMGC90 dumps did (0 with
+// --skip-naming-solve).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
@@ -88,6 +93,11 @@ void WriteLogRow(std::ostream& out,
   out << buffer;
 }
 
+// True when s is the wall at rest: no velocity, relative velocity or impulse.
+bool IsAtRest(const fcsn::Solution& s) {
+  return s.v.isZero(0.0) && s.u.isZero(0.0) && s.r.isZero(0.0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,7 +146,12 @@ int main(int argc, char** argv) {
   // (masonry_wall.md §3.1).
   std::string line_search_name = "none";
   std::vector<int> export_steps;
+  std::string cold_start_name = "auto";
   app.add_option("--solver", solver_name, "nsn, nsgs or hybrid");
+  app.add_option("--cold-start",
+                 cold_start_name,
+                 "Start of the steps at rest (previous solution all zero): "
+                 "zero, free-flight, bonded or auto");
   app.add_option("--formulation", formulation_name, "ac, jm, nm or fb");
   app.add_option("--line-search",
                  line_search_name,
@@ -150,6 +165,11 @@ int main(int argc, char** argv) {
       export_steps,
       "Export these steps instead of the 50 LowWall_FEM counters (needs "
       "--export-dir)");
+  bool skip_naming = false;
+  app.add_flag("--skip-naming-solve",
+               skip_naming,
+               "Name the exported files i00000 instead of running NSN-AC "
+               "at 1e-4 from the guess (a cold solve per file at large sizes)");
   std::string vtk_dir;
   app.add_option("--vtk",
                  vtk_dir,
@@ -163,9 +183,11 @@ int main(int argc, char** argv) {
       fcsn::FormulationFromString(formulation_name);
   const std::optional<fcsn::LineSearchType> line_search =
       fcsn::LineSearchTypeFromString(line_search_name);
-  if (!solver_type || !formulation || !line_search) {
-    std::cerr << "masonry_wall: unknown --solver, --formulation or "
-                 "--line-search value\n";
+  const std::optional<fcsn::ColdStart> cold_start =
+      fcsn::ColdStartFromString(cold_start_name);
+  if (!solver_type || !formulation || !line_search || !cold_start) {
+    std::cerr << "masonry_wall: unknown --solver, --formulation, "
+                 "--line-search or --cold-start value\n";
     return 2;
   }
 
@@ -221,6 +243,7 @@ int main(int argc, char** argv) {
   solver_options.solver = *solver_type;
   solver_options.formulation = *formulation;
   solver_options.line_search.type = *line_search;
+  solver_options.cold_start = *cold_start;
   fcsn::Solver solver(solver_options);
   // The LMGC90 dumps were named after the iterations of Siconos NSN-AC without
   // line search at tol 1e-4 (masonry_wall.md §3.1); the same count is computed
@@ -250,9 +273,11 @@ int main(int argc, char** argv) {
   for (int k = 1; k <= options.num_steps; ++k) {
     wall->BuildStepProblem(&problem);
     const fcsn::Solution guess = wall->last_solution();
+    // At rest the guess carries nothing: the solver's cold start does better.
+    const fcsn::Solution* start_guess = IsAtRest(guess) ? nullptr : &guess;
     const auto start = std::chrono::steady_clock::now();
     const fcsn::SolverSummary summary =
-        solver.Solve(problem, &guess, &solution);
+        solver.Solve(problem, start_guess, &solution);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
@@ -266,7 +291,8 @@ int main(int argc, char** argv) {
     if (!export_dir.empty() && export_counters.count(counter) > 0) {
       fcsn::Solution naming_result;
       const fcsn::SolverSummary naming =
-          naming_solver.Solve(problem, &guess, &naming_result);
+          skip_naming ? fcsn::SolverSummary{}
+                      : naming_solver.Solve(problem, &guess, &naming_result);
       const std::string path = export_dir + "/" +
                                fcsn::masonry::FclibFileName(
                                    naming.iterations, problem.nc(), counter);
@@ -282,8 +308,10 @@ int main(int argc, char** argv) {
           "; mu block-block " + std::to_string(options.mu_block_block) +
           ", block-support " + std::to_string(options.mu_block_support) +
           "; solution status " + fcsn::ToString(summary.status) +
-          ", NSN-AC@1e-4 " + fcsn::ToString(naming.status) + " in " +
-          std::to_string(naming.iterations) + " iterations";
+          (skip_naming ? std::string(", NSN-AC@1e-4 not run")
+                       : std::string(", NSN-AC@1e-4 ") +
+                             fcsn::ToString(naming.status) + " in " +
+                             std::to_string(naming.iterations) + " iterations");
       write_options.math_info =
           "Moreau-Jean theta-method, theta = " + std::to_string(options.theta) +
           ", h = " + std::to_string(options.h) +

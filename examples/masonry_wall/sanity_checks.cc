@@ -105,7 +105,8 @@ CheckResult CheckSizes(const WallOptions& options, const GlobalProblem& p) {
 }
 
 CheckResult CheckSymmetricPositiveDefinite(const SparseMatrix& M,
-                                           double symmetry_tolerance) {
+                                           double symmetry_tolerance,
+                                           int max_cholesky_rows) {
   if (M.rows() != M.cols() || M.rows() == 0) {
     return Result(false, 0.0, "M is empty or not square");
   }
@@ -117,6 +118,10 @@ CheckResult CheckSymmetricPositiveDefinite(const SparseMatrix& M,
   if (!(asymmetry <= symmetry_tolerance)) {
     out << " > " << symmetry_tolerance << ": not symmetric";
     return Result(false, asymmetry, out.str());
+  }
+  if (M.rows() > max_cholesky_rows) {
+    out << "; Cholesky skipped (n > " << max_cholesky_rows << ")";
+    return Result(true, asymmetry, out.str());
   }
   Eigen::SimplicialLLT<SparseMatrix, Eigen::Lower> llt(M);
   if (llt.info() != Eigen::Success) {

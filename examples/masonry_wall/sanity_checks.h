@@ -36,9 +36,16 @@ CheckResult CheckSizes(const WallOptions& options,
                        const GlobalProblem& problem);
 
 // ||M - M^T||_max / ||M||_max <= symmetry_tolerance and a sparse Cholesky
-// (LL^T) succeeds. value: the relative asymmetry.
-CheckResult CheckSymmetricPositiveDefinite(const SparseMatrix& M,
-                                           double symmetry_tolerance = 1e-14);
+// (LL^T) succeeds; the Cholesky is skipped (and reported so) when M has more
+// than max_cholesky_rows rows. value: the relative asymmetry.
+// Why 150,000 by default: Eigen's simplicial LL^T of the wall's 3-D mesh
+// costs ~n^2 flops on one core, about 2 min at refine 3 (n = 133,853) and
+// well over 20 min at refine 4 (n ~ 3.2e5), longer than the solves it guards.
+inline constexpr int kDefaultMaxCholeskyRows = 150000;
+CheckResult CheckSymmetricPositiveDefinite(
+    const SparseMatrix& M,
+    double symmetry_tolerance = 1e-14,
+    int max_cholesky_rows = kDefaultMaxCholeskyRows);
 
 // max over contacts of ||R^T R - I||_max and |det R - 1|, against tolerance.
 CheckResult CheckFramesOrthonormal(const std::vector<ContactPoint>& contacts,

@@ -204,6 +204,12 @@ TEST(MasonryWallTest, ChecksDetectCorruptedData) {
   SparseMatrix indefinite = wall->iteration_matrix();
   indefinite.coeffRef(5, 5) = -1.0;
   EXPECT_FALSE(CheckSymmetricPositiveDefinite(indefinite).passed);
+  // Above max_cholesky_rows only the symmetry is checked (and the skip said).
+  const CheckResult skipped = CheckSymmetricPositiveDefinite(
+      indefinite, 1e-14, static_cast<int>(indefinite.rows()) - 1);
+  EXPECT_TRUE(skipped.passed);
+  EXPECT_NE(skipped.message.find("Cholesky skipped"), std::string::npos);
+  EXPECT_FALSE(CheckSymmetricPositiveDefinite(asymmetric, 1e-14, 0).passed);
 
   SparseMatrix H = wall->H();
   const int head = wall->nc() - 1;  // a head-joint contact
