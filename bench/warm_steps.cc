@@ -4,13 +4,15 @@
 //
 //   warm_steps [--steps N] [--refine F] [--tolerance TOL] [--solver S]
 //              [--skip K] [--precision P] [--ordering O] [--per-step]
+//              [--extrapolate]
 //
 // Defaults: 60 steps of the 688-contact wall (refine 1), tol 1e-8, the
 // default policy (hybrid). Prints the median and mean seconds per step over
 // steps K+1..N (K = --skip, default 1: the first step pays the analysis), the
 // median Newton iterations, and the summed SolverSummary timings over those
 // steps (setup = rho, q_free, M's factorization, pattern; other = total minus
-// the listed parts). --per-step prints one line per step.
+// the listed parts). --per-step prints one line per step. --extrapolate
+// starts step k >= 3 from 2 x_{k-1} - x_{k-2} (fcsn::ExtrapolateGuess).
 #include <time.h>
 
 #include <algorithm>
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "fcsn/solver.h"
+#include "fcsn/time_stepping.h"
 #include "masonry_wall_model.h"
 
 namespace {
@@ -37,6 +40,9 @@ struct Args {
   std::string precision = "auto";
   std::string ordering = "metis";
   bool per_step = false;
+  // Guess = linear extrapolation of the two previous solutions
+  // (fcsn::ExtrapolateGuess) instead of the previous solution.
+  bool extrapolate = false;
 };
 
 bool Parse(int argc, char** argv, Args* args) {
@@ -44,6 +50,10 @@ bool Parse(int argc, char** argv, Args* args) {
     const std::string flag = argv[k];
     if (flag == "--per-step") {
       args->per_step = true;
+      continue;
+    }
+    if (flag == "--extrapolate") {
+      args->extrapolate = true;
       continue;
     }
     if (k + 1 >= argc) return false;
@@ -129,7 +139,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warm_steps [--steps N] [--refine F] [--tolerance "
                  "TOL] [--solver S] [--skip K] [--precision P] [--ordering O] "
-                 "[--per-step]\n");
+                 "[--per-step] [--extrapolate]\n");
     return 2;
   }
   std::string error;
@@ -154,6 +164,7 @@ int main(int argc, char** argv) {
   fcsn::Solver solver(options);
   fcsn::GlobalProblem problem;
   fcsn::Solution solution;
+  fcsn::Solution older;  // the solution before last_solution()
   std::vector<double> seconds;
   std::vector<double> cpu_seconds;
   std::vector<double> iterations;
@@ -161,7 +172,15 @@ int main(int argc, char** argv) {
   int failures = 0;
   for (int k = 1; k <= args.steps; ++k) {
     wall->BuildStepProblem(&problem);
-    const fcsn::Solution guess = wall->last_solution();
+    fcsn::Solution guess = wall->last_solution();
+    if (args.extrapolate && k > 2) {
+      error = fcsn::ExtrapolateGuess(older, wall->last_solution(), &guess);
+      if (!error.empty()) {
+        std::fprintf(stderr, "warm_steps: step %d: %s\n", k, error.c_str());
+        return 1;
+      }
+    }
+    older = wall->last_solution();
     const Clock::time_point start = Clock::now();
     const double cpu_start = CpuSeconds();
     const fcsn::SolverSummary summary =
@@ -202,7 +221,7 @@ int main(int argc, char** argv) {
   for (double s : seconds) mean += s / counted;
   std::printf(
       "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
-      "--precision %s --ordering %s\n"
+      "--precision %s --ordering %s%s\n"
       "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
       "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
       args.steps,
@@ -212,6 +231,7 @@ int main(int argc, char** argv) {
       args.skip,
       args.precision.c_str(),
       args.ordering.c_str(),
+      args.extrapolate ? " --extrapolate" : "",
       wall->n(),
       wall->nc(),
       args.skip + 1,

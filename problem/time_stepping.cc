@@ -10,6 +10,7 @@
 #include <cmath>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 namespace fcsn {
 namespace {
@@ -259,6 +260,31 @@ std::string RemapContactGuess(const std::vector<std::int64_t>& previous_ids,
   if (guess != &previous) guess->v = previous.v;
   guess->r = std::move(r);
   guess->u = std::move(u);
+  return "";
+}
+
+std::string ExtrapolateGuess(const Solution& older,
+                             const Solution& previous,
+                             Solution* guess) {
+  if (older.v.size() != previous.v.size() ||
+      older.u.size() != previous.u.size() ||
+      older.r.size() != previous.r.size()) {
+    return "ExtrapolateGuess: older and previous differ in size (v " +
+           std::to_string(older.v.size()) + " vs " +
+           std::to_string(previous.v.size()) + ", u " +
+           std::to_string(older.u.size()) + " vs " +
+           std::to_string(previous.u.size()) + ", r " +
+           std::to_string(older.r.size()) + " vs " +
+           std::to_string(previous.r.size()) +
+           "): a changed contact set needs RemapContactGuess.";
+  }
+  // Evaluated into temporaries first: guess may alias older or previous.
+  Eigen::VectorXd v = 2.0 * previous.v - older.v;
+  Eigen::VectorXd u = 2.0 * previous.u - older.u;
+  Eigen::VectorXd r = 2.0 * previous.r - older.r;
+  guess->v = std::move(v);
+  guess->u = std::move(u);
+  guess->r = std::move(r);
   return "";
 }
 

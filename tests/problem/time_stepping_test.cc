@@ -419,5 +419,58 @@ TEST(RemapContactGuessTest, RefusesRepeatedIdsAndWrongSizes) {
   EXPECT_EQ(guess.r, Eigen::VectorXd::Constant(1, 7.0));  // untouched
 }
 
+Solution MakeSolution(double v0, double u0, double r0) {
+  Solution x;
+  x.v = Eigen::VectorXd::LinSpaced(4, v0, v0 + 3.0);
+  x.u = Eigen::VectorXd::LinSpaced(6, u0, u0 + 5.0);
+  x.r = Eigen::VectorXd::LinSpaced(6, r0, r0 + 5.0);
+  return x;
+}
+
+TEST(ExtrapolateGuessTest, ContinuesTheLastIncrement) {
+  const Solution older = MakeSolution(1.0, -2.0, 0.5);
+  const Solution previous = MakeSolution(1.5, -1.0, 0.75);
+  Solution guess;
+  ASSERT_EQ(ExtrapolateGuess(older, previous, &guess), "");
+  // Exact in binary: previous + (previous - older).
+  EXPECT_EQ(guess.v, MakeSolution(2.0, 0.0, 1.0).v);
+  EXPECT_EQ(guess.u, MakeSolution(2.0, 0.0, 1.0).u);
+  EXPECT_EQ(guess.r, MakeSolution(2.0, 0.0, 1.0).r);
+}
+
+TEST(ExtrapolateGuessTest, MayAliasEitherInput) {
+  const Solution expected = MakeSolution(2.0, 0.0, 1.0);
+  Solution older = MakeSolution(1.0, -2.0, 0.5);
+  Solution previous = MakeSolution(1.5, -1.0, 0.75);
+  ASSERT_EQ(ExtrapolateGuess(older, previous, &previous), "");
+  EXPECT_EQ(previous.r, expected.r);
+  previous = MakeSolution(1.5, -1.0, 0.75);
+  ASSERT_EQ(ExtrapolateGuess(older, previous, &older), "");
+  EXPECT_EQ(older.v, expected.v);
+  EXPECT_EQ(older.u, expected.u);
+}
+
+TEST(ExtrapolateGuessTest, EmptyUInBothIsAllowed) {
+  Solution older = MakeSolution(1.0, -2.0, 0.5);
+  Solution previous = MakeSolution(1.5, -1.0, 0.75);
+  older.u.resize(0);
+  previous.u.resize(0);
+  Solution guess;
+  ASSERT_EQ(ExtrapolateGuess(older, previous, &guess), "");
+  EXPECT_EQ(guess.u.size(), 0);
+  EXPECT_EQ(guess.r, MakeSolution(2.0, 0.0, 1.0).r);
+}
+
+TEST(ExtrapolateGuessTest, AChangedContactSetIsRefusedAndGuessKept) {
+  const Solution older = MakeSolution(1.0, -2.0, 0.5);
+  Solution previous = MakeSolution(1.5, -1.0, 0.75);
+  previous.r.conservativeResize(9);  // a contact appeared
+  previous.r.tail(3).setZero();
+  Solution guess = MakeSolution(7.0, 7.0, 7.0);
+  const std::string error = ExtrapolateGuess(older, previous, &guess);
+  EXPECT_NE(error.find("RemapContactGuess"), std::string::npos) << error;
+  EXPECT_EQ(guess.r, MakeSolution(7.0, 7.0, 7.0).r);
+}
+
 }  // namespace
 }  // namespace fcsn
