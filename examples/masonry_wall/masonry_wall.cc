@@ -7,8 +7,8 @@
 // all-zero guess needs 20-200; bench/results/gravity_steps.md).
 //
 //   masonry_wall [--steps N] [--refine F | --coarse] [--swap-friction]
-//   [--export-dir DIR]
-//                [--log FILE] [--tolerance TOL] [--cold-start C]
+//                [--export-dir DIR] [--log FILE] [--tolerance TOL]
+//                [--cold-start C]   (--help lists every option)
 //
 // Writes a CSV run log (one row per step: contacts by status per group, solver
 // iterations and time, impulse sums) and, with --export-dir, the 50 steps of
@@ -17,12 +17,20 @@
 // time-stepping solve. The file name carries the NSN-AC iterations (no line
 // search, tol 1e-4, from the guess), as the LMGC90 dumps did (0 with
 // --skip-naming-solve).
+//
+// The time loop (RunTimeSteps) is the pattern of an FEM code:
+//   fcsn::Solver solver(options);              // once: keeps its workspace
+//   for each step k:
+//     wall.BuildStepProblem(&problem);         // M^, H, f, w, mu of step k
+//     guess = wall.last_solution();            // previous step's (v, u, r)
+//     solver.Solve(problem, &guess, &solution);
+//     wall.Advance(solution);                  // theta-method update
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,7 +50,277 @@ namespace {
 
 using fcsn::masonry::ContactGroup;
 using fcsn::masonry::kAllContactGroups;
+using fcsn::masonry::MasonryWall;
 
+// The command line, as given (the enum choices still as strings; see
+// StepSolverOptions and MakeWallOptions for their meaning).
+struct Settings {
+  // Wall and loading.
+  int steps = -1;  // time steps; -1: the deck's 500 (WallOptions::num_steps)
+  int refine = 1;  // element counts per block (8 x 4 x 4) times refine
+  bool coarse = false;             // 4 x 2 x 2 elements per full block
+  bool swap_friction = false;      // block-block 0.83, block-support 0.53
+  std::string mu_preset = "deck";  // "paper" is --swap-friction
+  bool theta_gap = false;          // w_N = gap / (theta h) instead of gap / h
+  // The solve of every step.
+  double tolerance = 1e-10;
+  int max_iterations = 200;
+  std::string solver_name = "nsn";
+  std::string formulation_name = "ac";
+  // The deck's Siconos solver (NSN-AC, id 504) ran without line search
+  // (masonry_wall.md §3.1).
+  std::string line_search_name = "none";
+  std::string cold_start_name = "auto";
+  // Outputs.
+  std::string log_path = "masonry_wall_log.csv";
+  std::string export_dir;         // "": no FCLib export
+  std::vector<int> export_steps;  // empty: the 50 LowWall_FEM counters
+  bool skip_naming = false;       // name the exported files i00000
+  std::string vtk_dir;            // "": no ParaView files
+};
+
+// Registers every option of the command line on app, writing into *s.
+void AddCommandLineOptions(CLI::App* app, Settings* s) {
+  app->add_option(
+      "--steps", s->steps, "Number of time steps (default: the deck's 500)");
+  app->add_option("--refine",
+                  s->refine,
+                  "Multiply the element counts per block (8 x 4 x 4) by F")
+      ->check(CLI::Range(1, 8));
+  app->add_flag(
+      "--coarse", s->coarse, "Full blocks 4 x 2 x 2 elements (for quick runs)");
+  app->add_flag(
+      "--swap-friction",
+      s->swap_friction,
+      "Block-block 0.83 and block-support 0.53 (the draft paper's reading)");
+  app->add_option("--mu-preset",
+                  s->mu_preset,
+                  "deck (0.53 / 0.83) or paper (0.83 / 0.53)")
+      ->check(CLI::IsMember({"deck", "paper"}));
+  app->add_option("--export-dir",
+                  s->export_dir,
+                  "Write the 50 LowWall_FEM steps as FCLib global files here");
+  app->add_option("--log", s->log_path, "CSV run log, one row per step");
+  app->add_option("--tolerance",
+                  s->tolerance,
+                  "Tolerance of each step's solve (fcsn's criterion)");
+  app->add_option(
+      "--max-iterations", s->max_iterations, "Newton iterations per step");
+  app->add_option("--solver", s->solver_name, "nsn, nsgs or hybrid");
+  app->add_option("--cold-start",
+                  s->cold_start_name,
+                  "Start of the steps at rest (previous solution all zero): "
+                  "zero, free-flight, bonded or auto");
+  app->add_option("--formulation", s->formulation_name, "ac, jm, nm or fb");
+  app->add_option("--line-search",
+                  s->line_search_name,
+                  "none, armijo, goldstein, non-monotone");
+  app->add_flag("--theta-gap",
+                s->theta_gap,
+                "w_N = gap / (theta h) instead of the deck's gap / h");
+  app->add_option(
+      "--export-steps",
+      s->export_steps,
+      "Export these steps instead of the 50 LowWall_FEM counters (needs "
+      "--export-dir)");
+  app->add_flag(
+      "--skip-naming-solve",
+      s->skip_naming,
+      "Name the exported files i00000 instead of running NSN-AC "
+      "at 1e-4 from the guess (a cold solve per file at large sizes)");
+  app->add_option("--vtk",
+                  s->vtk_dir,
+                  "Write ParaView files per step (mesh, displacements, "
+                  "velocities, contact forces; .vtu + .pvd) into this "
+                  "existing directory");
+}
+
+// The options of every step's solve; nullopt if a choice is unknown.
+std::optional<fcsn::SolverOptions> StepSolverOptions(const Settings& s) {
+  const std::optional<fcsn::SolverType> solver_type =
+      fcsn::SolverTypeFromString(s.solver_name);
+  const std::optional<fcsn::Formulation> formulation =
+      fcsn::FormulationFromString(s.formulation_name);
+  const std::optional<fcsn::LineSearchType> line_search =
+      fcsn::LineSearchTypeFromString(s.line_search_name);
+  const std::optional<fcsn::ColdStart> cold_start =
+      fcsn::ColdStartFromString(s.cold_start_name);
+  if (!solver_type || !formulation || !line_search || !cold_start) {
+    return std::nullopt;
+  }
+  fcsn::SolverOptions options;
+  options.tolerance = s.tolerance;
+  options.max_iterations = s.max_iterations;
+  options.record_history = false;
+  options.solver = *solver_type;
+  options.formulation = *formulation;
+  options.line_search.type = *line_search;
+  options.cold_start = *cold_start;
+  return options;
+}
+
+// The options of the exported files' naming solve: the LMGC90 dumps were named
+// after the iterations of Siconos NSN-AC without line search at tol 1e-4
+// (masonry_wall.md §3.1).
+fcsn::SolverOptions NamingSolverOptions() {
+  fcsn::SolverOptions options;
+  options.formulation = fcsn::Formulation::kAlartCurnier;
+  options.line_search.type = fcsn::LineSearchType::kNone;
+  options.tolerance = 1e-4;
+  options.max_iterations = 5000;  // the deck's itermax
+  options.record_history = false;
+  return options;
+}
+
+// The wall of the command line; nullopt if --coarse and --refine both are.
+std::optional<fcsn::masonry::WallOptions> MakeWallOptions(const Settings& s) {
+  fcsn::masonry::WallOptions options =
+      fcsn::masonry::WallOptions::Refined(s.refine);
+  if (s.coarse) {
+    if (s.refine != 1) return std::nullopt;
+    options = fcsn::masonry::WallOptions::Coarse();
+  }
+  if (s.swap_friction || s.mu_preset == "paper") options.SwapFriction();
+  if (s.steps >= 0) options.num_steps = s.steps;
+  if (s.theta_gap) {
+    options.gap_scaling = fcsn::masonry::GapScaling::kOverThetaH;
+  }
+  return options;
+}
+
+// Prints the sizes and friction coefficients of the wall.
+void PrintWallSizes(const MasonryWall& wall) {
+  std::cout << "masonry wall: n = " << wall.n() << ", nc = " << wall.nc()
+            << ", m = " << wall.m()
+            << ", nnz(M) = " << wall.iteration_matrix().nonZeros()
+            << ", nnz(H) = " << wall.H().nonZeros() << ", mu block-block "
+            << wall.options().mu_block_block << ", block-support "
+            << wall.options().mu_block_support << "\n";
+}
+
+// Runs and prints the §7 sanity checks of the wall; true if all pass.
+bool PassesStaticChecks(const MasonryWall& wall) {
+  bool checks_ok = true;
+  for (const fcsn::masonry::CheckResult& check :
+       fcsn::masonry::RunStaticChecks(wall)) {
+    std::cout << (check.passed ? "  [ok]   " : "  [FAIL] ") << check.message
+              << "\n";
+    checks_ok = checks_ok && check.passed;
+  }
+  return checks_ok;
+}
+
+// The FCLib counters (step - 1) to export: export_steps - 1, or the 50 of the
+// LowWall_FEM collection if export_steps is empty.
+std::set<int> ExportCounters(const std::vector<int>& export_steps) {
+  if (export_steps.empty()) {
+    return std::set<int>(fcsn::masonry::FclibCollectionCounters().begin(),
+                         fcsn::masonry::FclibCollectionCounters().end());
+  }
+  std::set<int> counters;
+  for (int step : export_steps) counters.insert(step - 1);
+  return counters;
+}
+
+// One time step as the loop solved it: what the export, the log and the
+// progress line report. The loop keeps one across the steps, so that the
+// problem and the solution reuse their storage.
+struct SolvedStep {
+  int k = 0;                    // step number, from 1 (FCLib counter k - 1)
+  fcsn::GlobalProblem problem;  // M^, H, f, w, mu of step k
+  fcsn::Solution guess;         // the previous step's (v, u, r)
+  fcsn::Solution solution;      // the time-stepping solve
+  fcsn::SolverSummary summary;  // of that solve
+  double seconds = 0.0;         // wall-clock time of that solve
+};
+
+// True when s is the wall at rest: no velocity, relative velocity or impulse.
+bool IsAtRest(const fcsn::Solution& s) {
+  return s.v.isZero(0.0) && s.u.isZero(0.0) && s.r.isZero(0.0);
+}
+
+// Builds and solves step->k of the wall, from the previous step's solution.
+void SolveStep(const MasonryWall& wall,
+               fcsn::Solver* solver,
+               SolvedStep* step) {
+  wall.BuildStepProblem(&step->problem);
+  step->guess = wall.last_solution();
+  // At rest the guess carries nothing: the solver's cold start does better.
+  const fcsn::Solution* start_guess =
+      IsAtRest(step->guess) ? nullptr : &step->guess;
+  const auto start = std::chrono::steady_clock::now();
+  step->summary = solver->Solve(step->problem, start_guess, &step->solution);
+  step->seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+}
+
+// The phase of the loading protocol (§6.5) at step k.
+std::string LoadingPhase(const MasonryWall& wall, int k) {
+  const fcsn::masonry::WallOptions& options = wall.options();
+  if (k < options.gravity_ramp_last_step) return "gravity/compression ramp";
+  return wall.ShearVelocityAt(k * options.h) == 0.0 ? "compression" : "shear";
+}
+
+// The /fclib_global/info of an exported step: title, description (loading
+// phase, friction, how the solution and the naming solve ended) and the
+// time-stepping scheme. naming is nullptr with --skip-naming-solve.
+fcsn::WriteOptions ExportInfo(const MasonryWall& wall,
+                              const SolvedStep& step,
+                              const fcsn::SolverSummary* naming) {
+  const fcsn::masonry::WallOptions& options = wall.options();
+  const int k = step.k;
+  fcsn::WriteOptions info;
+  info.title = "LowWall_FEM (fcsn masonry_wall generator)";
+  info.description =
+      "Masonry low-wall shear test, step " + std::to_string(k) +
+      ", t = " + std::to_string(k * options.h) + " s, " +
+      LoadingPhase(wall, k) + "; mu block-block " +
+      std::to_string(options.mu_block_block) + ", block-support " +
+      std::to_string(options.mu_block_support) + "; solution status " +
+      fcsn::ToString(step.summary.status) +
+      (naming == nullptr
+           ? std::string(", NSN-AC@1e-4 not run")
+           : std::string(", NSN-AC@1e-4 ") + fcsn::ToString(naming->status) +
+                 " in " + std::to_string(naming->iterations) + " iterations");
+  info.math_info =
+      "Moreau-Jean theta-method, theta = " + std::to_string(options.theta) +
+      ", h = " + std::to_string(options.h) +
+      " s; M = M_lumped + (h theta beta + h^2 theta^2) K; w_N = gap / " +
+      (options.gap_scaling == fcsn::masonry::GapScaling::kOverH ? "h"
+                                                                : "(theta h)");
+  return info;
+}
+
+// Writes the solved step as an FCLib global file into dir, with /guesses/1 =
+// the guess, named after the naming solver's iterations from that guess (0 if
+// naming_solver is nullptr). False and *error set if the file is not written.
+bool ExportStep(const std::string& dir,
+                const MasonryWall& wall,
+                const SolvedStep& step,
+                fcsn::Solver* naming_solver,
+                std::string* error) {
+  std::optional<fcsn::SolverSummary> naming;
+  if (naming_solver != nullptr) {
+    fcsn::Solution naming_result;
+    naming = naming_solver->Solve(step.problem, &step.guess, &naming_result);
+  }
+  const int iterations = naming ? naming->iterations : 0;
+  const std::string path =
+      dir + "/" +
+      fcsn::masonry::FclibFileName(iterations, step.problem.nc(), step.k - 1);
+  const std::vector<fcsn::Solution> guesses = {step.guess};
+  return fcsn::WriteGlobalProblem(
+      path,
+      step.problem,
+      &step.solution,
+      &guesses,
+      error,
+      ExportInfo(wall, step, naming ? &*naming : nullptr));
+}
+
+// The CSV run log: one row per step, the solve then per contact group the
+// contacts by status and the impulse sums, then the smallest gap.
 void WriteLogHeader(std::ostream& out) {
   out << "step,time,gravity,shear_velocity,status,iterations,error,e_nat,solve_"
          "seconds";
@@ -55,26 +333,25 @@ void WriteLogHeader(std::ostream& out) {
 }
 
 void WriteLogRow(std::ostream& out,
-                 const fcsn::masonry::MasonryWall& wall,
-                 int step,
-                 const fcsn::SolverSummary& summary,
-                 double seconds,
+                 const MasonryWall& wall,
+                 const SolvedStep& step,
                  const fcsn::masonry::StepDiagnostics& diag,
                  double min_gap) {
   const double h = wall.options().h;
+  const fcsn::SolverSummary& summary = step.summary;
   char buffer[256];
   std::snprintf(buffer,
                 sizeof(buffer),
                 "%d,%.6g,%.6g,%.6g,%s,%d,%.3e,%.3e,%.4f",
-                step,
-                step * h,
-                wall.GravityAtStep(step),
-                wall.ShearVelocityAt(step * h),
+                step.k,
+                step.k * h,
+                wall.GravityAtStep(step.k),
+                wall.ShearVelocityAt(step.k * h),
                 fcsn::ToString(summary.status),
                 summary.iterations,
                 summary.WorstError(),
                 summary.e_nat,
-                seconds);
+                step.seconds);
   out << buffer;
   for (ContactGroup g : kAllContactGroups) {
     const fcsn::masonry::GroupDiagnostics& d = diag.group(g);
@@ -93,9 +370,100 @@ void WriteLogRow(std::ostream& out,
   out << buffer;
 }
 
-// True when s is the wall at rest: no velocity, relative velocity or impulse.
-bool IsAtRest(const fcsn::Solution& s) {
-  return s.v.isZero(0.0) && s.u.isZero(0.0) && s.r.isZero(0.0);
+// One progress line: the solve, the vertical impulse per interface, the
+// sliding contacts of bed joint 2-3 and the smallest gap.
+void PrintProgress(const SolvedStep& step,
+                   const fcsn::masonry::StepDiagnostics& diag,
+                   double min_gap) {
+  std::printf(
+      "step %4d  %-14s it %3d  %7.3fs  top %.4f bed23 %.4f bed12 %.4f "
+      "bottom %.4f N.s  "
+      "slip bed23 %d/%d  gap %.1e\n",
+      step.k,
+      fcsn::ToString(step.summary.status),
+      step.summary.iterations,
+      step.seconds,
+      diag.group(ContactGroup::kTopSupport).sum_r_n,
+      diag.group(ContactGroup::kBedJoint23).sum_r_n,
+      diag.group(ContactGroup::kBedJoint12).sum_r_n,
+      diag.group(ContactGroup::kBottomSupport).sum_r_n,
+      diag.group(ContactGroup::kBedJoint23).slip,
+      diag.group(ContactGroup::kBedJoint23).contacts,
+      min_gap);
+  std::fflush(stdout);
+}
+
+// Counts of a run, for its last line and its exit code.
+struct RunTotals {
+  int failures = 0;  // steps whose solve did not converge
+  int exported = 0;  // FCLib files written
+};
+
+void PrintRunSummary(int num_steps,
+                     double seconds,
+                     const RunTotals& totals,
+                     const std::string& log_path) {
+  std::cout << num_steps << " steps in " << seconds << " s, " << totals.failures
+            << " unconverged, " << totals.exported << " files exported, log "
+            << log_path << "\n";
+}
+
+// The time loop: solves every step of the wall, exports the chosen steps,
+// advances the wall, writes the VTK files, the log row and the progress.
+// Returns the exit code: 0, 1 if a file cannot be written or a step not
+// accepted, 3 if a step did not converge.
+int RunTimeSteps(const Settings& settings,
+                 const fcsn::SolverOptions& solver_options,
+                 MasonryWall* wall,
+                 std::ostream& log) {
+  fcsn::Solver solver(solver_options);
+  fcsn::Solver naming_solver(NamingSolverOptions());
+  const std::set<int> export_counters = ExportCounters(settings.export_steps);
+  std::optional<fcsn::masonry::MasonryVtkSeries> vtk;
+  if (!settings.vtk_dir.empty()) vtk.emplace(settings.vtk_dir);
+  const int num_steps = wall->options().num_steps;
+  SolvedStep step;
+  RunTotals totals;
+  std::string error;
+  const auto run_start = std::chrono::steady_clock::now();
+  for (step.k = 1; step.k <= num_steps; ++step.k) {
+    SolveStep(*wall, &solver, &step);
+    if (!step.summary.IsConverged()) {
+      ++totals.failures;
+      std::cerr << "step " << step.k << ": " << step.summary.BriefReport()
+                << "\n";
+    }
+    const fcsn::masonry::StepDiagnostics diag = wall->Diagnose(step.solution);
+    if (!settings.export_dir.empty() && export_counters.count(step.k - 1)) {
+      if (!ExportStep(settings.export_dir,
+                      *wall,
+                      step,
+                      settings.skip_naming ? nullptr : &naming_solver,
+                      &error)) {
+        std::cerr << "masonry_wall: " << error << "\n";
+        return 1;
+      }
+      ++totals.exported;
+    }
+    if (!wall->Advance(step.solution, &error)) {
+      std::cerr << "masonry_wall: step " << step.k << ": " << error << "\n";
+      return 1;
+    }
+    if (vtk && !vtk->WriteStep(*wall, &error)) {
+      std::cerr << "masonry_wall: " << error << "\n";
+      return 1;
+    }
+    const double min_gap = wall->Gaps().minCoeff();
+    WriteLogRow(log, *wall, step, diag, min_gap);
+    if (step.k % 10 == 0 || step.k == num_steps) {
+      PrintProgress(step, diag, min_gap);
+    }
+  }
+  const double seconds = std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - run_start)
+                             .count();
+  PrintRunSummary(num_steps, seconds, totals, settings.log_path);
+  return totals.failures == 0 ? 0 : 3;
 }
 
 }  // namespace
@@ -107,261 +475,39 @@ int main(int argc, char** argv) {
   CLI::App app{
       "Masonry low-wall shear test: theta-method time stepping with "
       "fcsn::Solver"};
-  int steps = -1;
-  int refine = 1;
-  bool coarse = false;
-  bool swap_friction = false;
-  std::string mu_preset = "deck";
-  std::string export_dir;
-  std::string log_path = "masonry_wall_log.csv";
-  double tolerance = 1e-10;
-  int max_iterations = 200;
-  app.add_option(
-      "--steps", steps, "Number of time steps (default: the deck's 500)");
-  app.add_option("--refine",
-                 refine,
-                 "Multiply the element counts per block (8 x 4 x 4) by F")
-      ->check(CLI::Range(1, 8));
-  app.add_flag(
-      "--coarse", coarse, "Full blocks 4 x 2 x 2 elements (for quick runs)");
-  app.add_flag(
-      "--swap-friction",
-      swap_friction,
-      "Block-block 0.83 and block-support 0.53 (the draft paper's reading)");
-  app.add_option(
-         "--mu-preset", mu_preset, "deck (0.53 / 0.83) or paper (0.83 / 0.53)")
-      ->check(CLI::IsMember({"deck", "paper"}));
-  app.add_option("--export-dir",
-                 export_dir,
-                 "Write the 50 LowWall_FEM steps as FCLib global files here");
-  app.add_option("--log", log_path, "CSV run log, one row per step");
-  app.add_option("--tolerance",
-                 tolerance,
-                 "Tolerance of each step's solve (fcsn's criterion)");
-  app.add_option(
-      "--max-iterations", max_iterations, "Newton iterations per step");
-  std::string solver_name = "nsn";
-  std::string formulation_name = "ac";
-  // The deck's Siconos solver (NSN-AC, id 504) ran without line search
-  // (masonry_wall.md §3.1).
-  std::string line_search_name = "none";
-  std::vector<int> export_steps;
-  std::string cold_start_name = "auto";
-  app.add_option("--solver", solver_name, "nsn, nsgs or hybrid");
-  app.add_option("--cold-start",
-                 cold_start_name,
-                 "Start of the steps at rest (previous solution all zero): "
-                 "zero, free-flight, bonded or auto");
-  app.add_option("--formulation", formulation_name, "ac, jm, nm or fb");
-  app.add_option("--line-search",
-                 line_search_name,
-                 "none, armijo, goldstein, non-monotone");
-  bool theta_gap = false;
-  app.add_flag("--theta-gap",
-               theta_gap,
-               "w_N = gap / (theta h) instead of the deck's gap / h");
-  app.add_option(
-      "--export-steps",
-      export_steps,
-      "Export these steps instead of the 50 LowWall_FEM counters (needs "
-      "--export-dir)");
-  bool skip_naming = false;
-  app.add_flag("--skip-naming-solve",
-               skip_naming,
-               "Name the exported files i00000 instead of running NSN-AC "
-               "at 1e-4 from the guess (a cold solve per file at large sizes)");
-  std::string vtk_dir;
-  app.add_option("--vtk",
-                 vtk_dir,
-                 "Write ParaView files per step (mesh, displacements, "
-                 "velocities, contact forces; .vtu + .pvd) into this "
-                 "existing directory");
+  Settings settings;
+  AddCommandLineOptions(&app, &settings);
   CLI11_PARSE(app, argc, argv);
-  const std::optional<fcsn::SolverType> solver_type =
-      fcsn::SolverTypeFromString(solver_name);
-  const std::optional<fcsn::Formulation> formulation =
-      fcsn::FormulationFromString(formulation_name);
-  const std::optional<fcsn::LineSearchType> line_search =
-      fcsn::LineSearchTypeFromString(line_search_name);
-  const std::optional<fcsn::ColdStart> cold_start =
-      fcsn::ColdStartFromString(cold_start_name);
-  if (!solver_type || !formulation || !line_search || !cold_start) {
+  const std::optional<fcsn::SolverOptions> solver_options =
+      StepSolverOptions(settings);
+  if (!solver_options) {
     std::cerr << "masonry_wall: unknown --solver, --formulation, "
                  "--line-search or --cold-start value\n";
     return 2;
   }
-
-  fcsn::masonry::WallOptions options =
-      fcsn::masonry::WallOptions::Refined(refine);
-  if (coarse) {
-    if (refine != 1) {
-      std::cerr << "masonry_wall: --coarse and --refine are exclusive\n";
-      return 2;
-    }
-    options = fcsn::masonry::WallOptions::Coarse();
+  const std::optional<fcsn::masonry::WallOptions> wall_options =
+      MakeWallOptions(settings);
+  if (!wall_options) {
+    std::cerr << "masonry_wall: --coarse and --refine are exclusive\n";
+    return 2;
   }
-  if (swap_friction || mu_preset == "paper") options.SwapFriction();
-  if (steps >= 0) options.num_steps = steps;
-  if (theta_gap) options.gap_scaling = fcsn::masonry::GapScaling::kOverThetaH;
-
   std::string error;
-  std::unique_ptr<fcsn::masonry::MasonryWall> wall =
-      fcsn::masonry::MasonryWall::Create(options, &error);
+  const std::unique_ptr<MasonryWall> wall =
+      MasonryWall::Create(*wall_options, &error);
   if (wall == nullptr) {
     std::cerr << "masonry_wall: " << error << "\n";
     return 2;
   }
-  std::cout << "masonry wall: n = " << wall->n() << ", nc = " << wall->nc()
-            << ", m = " << wall->m()
-            << ", nnz(M) = " << wall->iteration_matrix().nonZeros()
-            << ", nnz(H) = " << wall->H().nonZeros() << ", mu block-block "
-            << options.mu_block_block << ", block-support "
-            << options.mu_block_support << "\n";
-  bool checks_ok = true;
-  for (const fcsn::masonry::CheckResult& check :
-       fcsn::masonry::RunStaticChecks(*wall)) {
-    std::cout << (check.passed ? "  [ok]   " : "  [FAIL] ") << check.message
-              << "\n";
-    checks_ok = checks_ok && check.passed;
-  }
-  if (!checks_ok) {
+  PrintWallSizes(*wall);
+  if (!PassesStaticChecks(*wall)) {
     std::cerr << "masonry_wall: a sanity check failed\n";
     return 1;
   }
-
-  std::ofstream log(log_path);
+  std::ofstream log(settings.log_path);
   if (!log) {
-    std::cerr << "masonry_wall: cannot write " << log_path << "\n";
+    std::cerr << "masonry_wall: cannot write " << settings.log_path << "\n";
     return 2;
   }
   WriteLogHeader(log);
-
-  fcsn::SolverOptions solver_options;
-  solver_options.tolerance = tolerance;
-  solver_options.max_iterations = max_iterations;
-  solver_options.record_history = false;
-  solver_options.solver = *solver_type;
-  solver_options.formulation = *formulation;
-  solver_options.line_search.type = *line_search;
-  solver_options.cold_start = *cold_start;
-  fcsn::Solver solver(solver_options);
-  // The LMGC90 dumps were named after the iterations of Siconos NSN-AC without
-  // line search at tol 1e-4 (masonry_wall.md §3.1); the same count is computed
-  // for the exported steps.
-  fcsn::SolverOptions naming_options;
-  naming_options.formulation = fcsn::Formulation::kAlartCurnier;
-  naming_options.line_search.type = fcsn::LineSearchType::kNone;
-  naming_options.tolerance = 1e-4;
-  naming_options.max_iterations = 5000;  // the deck's itermax
-  naming_options.record_history = false;
-  fcsn::Solver naming_solver(naming_options);
-  std::set<int> export_counters(
-      fcsn::masonry::FclibCollectionCounters().begin(),
-      fcsn::masonry::FclibCollectionCounters().end());
-  if (!export_steps.empty()) {
-    export_counters.clear();
-    for (int step : export_steps) export_counters.insert(step - 1);
-  }
-
-  std::optional<fcsn::masonry::MasonryVtkSeries> vtk;
-  if (!vtk_dir.empty()) vtk.emplace(vtk_dir);
-  fcsn::GlobalProblem problem;
-  fcsn::Solution solution;
-  int failures = 0;
-  int exported = 0;
-  const auto run_start = std::chrono::steady_clock::now();
-  for (int k = 1; k <= options.num_steps; ++k) {
-    wall->BuildStepProblem(&problem);
-    const fcsn::Solution guess = wall->last_solution();
-    // At rest the guess carries nothing: the solver's cold start does better.
-    const fcsn::Solution* start_guess = IsAtRest(guess) ? nullptr : &guess;
-    const auto start = std::chrono::steady_clock::now();
-    const fcsn::SolverSummary summary =
-        solver.Solve(problem, start_guess, &solution);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    if (!summary.IsConverged()) {
-      ++failures;
-      std::cerr << "step " << k << ": " << summary.BriefReport() << "\n";
-    }
-    const fcsn::masonry::StepDiagnostics diag = wall->Diagnose(solution);
-
-    const int counter = k - 1;
-    if (!export_dir.empty() && export_counters.count(counter) > 0) {
-      fcsn::Solution naming_result;
-      const fcsn::SolverSummary naming =
-          skip_naming ? fcsn::SolverSummary{}
-                      : naming_solver.Solve(problem, &guess, &naming_result);
-      const std::string path = export_dir + "/" +
-                               fcsn::masonry::FclibFileName(
-                                   naming.iterations, problem.nc(), counter);
-      fcsn::WriteOptions write_options;
-      write_options.title = "LowWall_FEM (fcsn masonry_wall generator)";
-      write_options.description =
-          "Masonry low-wall shear test, step " + std::to_string(k) +
-          ", t = " + std::to_string(k * options.h) + " s, " +
-          (k < options.gravity_ramp_last_step
-               ? "gravity/compression ramp"
-               : (wall->ShearVelocityAt(k * options.h) == 0.0 ? "compression"
-                                                              : "shear")) +
-          "; mu block-block " + std::to_string(options.mu_block_block) +
-          ", block-support " + std::to_string(options.mu_block_support) +
-          "; solution status " + fcsn::ToString(summary.status) +
-          (skip_naming ? std::string(", NSN-AC@1e-4 not run")
-                       : std::string(", NSN-AC@1e-4 ") +
-                             fcsn::ToString(naming.status) + " in " +
-                             std::to_string(naming.iterations) + " iterations");
-      write_options.math_info =
-          "Moreau-Jean theta-method, theta = " + std::to_string(options.theta) +
-          ", h = " + std::to_string(options.h) +
-          " s; M = M_lumped + (h theta beta + h^2 theta^2) K; w_N = gap / " +
-          (options.gap_scaling == fcsn::masonry::GapScaling::kOverH
-               ? "h"
-               : "(theta h)");
-      const std::vector<fcsn::Solution> guesses = {guess};
-      if (!fcsn::WriteGlobalProblem(
-              path, problem, &solution, &guesses, &error, write_options)) {
-        std::cerr << "masonry_wall: " << error << "\n";
-        return 1;
-      }
-      ++exported;
-    }
-
-    if (!wall->Advance(solution, &error)) {
-      std::cerr << "masonry_wall: step " << k << ": " << error << "\n";
-      return 1;
-    }
-    if (vtk && !vtk->WriteStep(*wall, &error)) {
-      std::cerr << "masonry_wall: " << error << "\n";
-      return 1;
-    }
-    const double min_gap = wall->Gaps().minCoeff();
-    WriteLogRow(log, *wall, k, summary, seconds, diag, min_gap);
-    if (k % 10 == 0 || k == options.num_steps) {
-      std::printf(
-          "step %4d  %-14s it %3d  %7.3fs  top %.4f bed23 %.4f bed12 %.4f "
-          "bottom %.4f N.s  "
-          "slip bed23 %d/%d  gap %.1e\n",
-          k,
-          fcsn::ToString(summary.status),
-          summary.iterations,
-          seconds,
-          diag.group(ContactGroup::kTopSupport).sum_r_n,
-          diag.group(ContactGroup::kBedJoint23).sum_r_n,
-          diag.group(ContactGroup::kBedJoint12).sum_r_n,
-          diag.group(ContactGroup::kBottomSupport).sum_r_n,
-          diag.group(ContactGroup::kBedJoint23).slip,
-          diag.group(ContactGroup::kBedJoint23).contacts,
-          min_gap);
-      std::fflush(stdout);
-    }
-  }
-  const double total = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - run_start)
-                           .count();
-  std::cout << options.num_steps << " steps in " << total << " s, " << failures
-            << " unconverged, " << exported << " files exported, log "
-            << log_path << "\n";
-  return failures == 0 ? 0 : 3;
+  return RunTimeSteps(settings, *solver_options, wall.get(), log);
 }

@@ -45,6 +45,42 @@ Matrix3d CrossMatrix(const Vector3d& r) {
   return c;
 }
 
+// Index of the block of course whose x range contains x (strictly), or -1.
+int BlockAt(const std::vector<Block>& blocks, int course, double x) {
+  for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
+    if (blocks[b].course == course && blocks[b].lower.x() < x &&
+        x < blocks[b].upper.x()) {
+      return b;
+    }
+  }
+  return -1;
+}
+
+// Face-centre contact point of the face element of block with lowest node
+// index lo and normal axis: weight 1/4 on its 4 nodes, and its centre (the
+// meshes conform across every joint, so the antagonist face element faces it).
+std::pair<std::vector<NodeWeight>, Vector3d> FacePoint(
+    const std::vector<Vector3d>& nodes,
+    const Block& block,
+    const std::array<int, 3>& lo,
+    int axis) {
+  std::vector<NodeWeight> weights;
+  Vector3d centre = Vector3d::Zero();
+  const int u = (axis + 1) % 3;
+  const int v = (axis + 2) % 3;
+  for (int du = 0; du <= 1; ++du) {
+    for (int dv = 0; dv <= 1; ++dv) {
+      std::array<int, 3> ijk = lo;
+      ijk[u] += du;
+      ijk[v] += dv;
+      const int node = block.Node(ijk[0], ijk[1], ijk[2]);
+      weights.push_back({node, 0.25});
+      centre += 0.25 * nodes[node];
+    }
+  }
+  return std::make_pair(weights, centre);
+}
+
 }  // namespace
 
 const char* ToString(GapScaling x) {
@@ -255,88 +291,69 @@ void MasonryWall::AssembleStiffnessAndMass() {
   gravity_load_[s + 1] = top_support_.mass;
 }
 
+// Contacts (§6.3), numbered in this order: bottom support, top support, bed
+// joints 1-2 and 2-3, head joints (the exported files' contact order).
 void MasonryWall::BuildContacts() {
-  const WallOptions& o = options_;
-  auto block_at = [this](int course, double x) {
-    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
-      if (blocks_[b].course == course && blocks_[b].lower.x() < x &&
-          x < blocks_[b].upper.x()) {
-        return b;
-      }
-    }
-    return -1;
-  };
-  auto node_candidates = [&](int course, bool top_face, ContactGroup group) {
-    const Vector3d normal =
-        top_face ? Vector3d(-Vector3d::UnitZ()) : Vector3d::UnitZ();
-    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
-      const Block& block = blocks_[b];
-      if (block.course != course) continue;
-      const int k = top_face ? block.nz : 0;
-      for (int j = 0; j <= block.ny; ++j) {
-        for (int i = 0; i <= block.nx; ++i) {
-          ContactPoint c;
-          c.group = group;
-          c.block_a = b;
-          c.x_a = nodes_[block.Node(i, j, k)];
-          c.x_b = c.x_a;
-          c.frame = MakeFrame(normal);
-          c.mu = o.mu_block_support;
-          c.nodes_a.push_back({block.Node(i, j, k), 1.0});
-          contacts_.push_back(c);
-        }
-      }
-    }
-  };
-  // Face-centre candidates: weight 1/4 on the 4 nodes of the candidate face
-  // element and of the antagonist face element facing it (the meshes conform
-  // across every joint).
-  auto face_point =
-      [this](const Block& block, const std::array<int, 3>& lo, int axis) {
-        std::vector<NodeWeight> nodes;
-        Vector3d centre = Vector3d::Zero();
-        const int u = (axis + 1) % 3;
-        const int v = (axis + 2) % 3;
-        for (int du = 0; du <= 1; ++du) {
-          for (int dv = 0; dv <= 1; ++dv) {
-            std::array<int, 3> ijk = lo;
-            ijk[u] += du;
-            ijk[v] += dv;
-            const int node = block.Node(ijk[0], ijk[1], ijk[2]);
-            nodes.push_back({node, 0.25});
-            centre += 0.25 * nodes_[node];
-          }
-        }
-        return std::make_pair(nodes, centre);
-      };
-  auto bed_joint = [&](int upper_course, ContactGroup group) {
-    for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
-      const Block& block = blocks_[b];
-      if (block.course != upper_course) continue;
-      for (int j = 0; j < block.ny; ++j) {
-        for (int i = 0; i < block.nx; ++i) {
-          ContactPoint c;
-          c.group = group;
-          c.block_a = b;
-          std::tie(c.nodes_a, c.x_a) = face_point(block, {i, j, 0}, 2);
-          c.block_b = block_at(upper_course - 1, c.x_a.x());
-          const Block& below = blocks_[c.block_b];
-          const int ib = static_cast<int>(
-              std::floor((c.x_a.x() - below.lower.x()) /
-                         ((below.upper.x() - below.lower.x()) / below.nx)));
-          std::tie(c.nodes_b, c.x_b) = face_point(below, {ib, j, below.nz}, 2);
-          c.frame = MakeFrame(Vector3d::UnitZ());
-          c.mu = o.mu_block_block;
-          contacts_.push_back(c);
-        }
-      }
-    }
-  };
+  AddSupportContacts(0, false, ContactGroup::kBottomSupport);
+  AddSupportContacts(kCourses - 1, true, ContactGroup::kTopSupport);
+  AddBedJointContacts(1, ContactGroup::kBedJoint12);
+  AddBedJointContacts(2, ContactGroup::kBedJoint23);
+  AddHeadJointContacts();
+  mu_.resize(nc());
+  for (int a = 0; a < nc(); ++a) mu_[a] = contacts_[a].mu;
+}
 
-  node_candidates(0, false, ContactGroup::kBottomSupport);
-  node_candidates(kCourses - 1, true, ContactGroup::kTopSupport);
-  bed_joint(1, ContactGroup::kBedJoint12);
-  bed_joint(2, ContactGroup::kBedJoint23);
+void MasonryWall::AddSupportContacts(int course,
+                                     bool top_face,
+                                     ContactGroup group) {
+  const Vector3d normal =
+      top_face ? Vector3d(-Vector3d::UnitZ()) : Vector3d::UnitZ();
+  for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
+    const Block& block = blocks_[b];
+    if (block.course != course) continue;
+    const int k = top_face ? block.nz : 0;
+    for (int j = 0; j <= block.ny; ++j) {
+      for (int i = 0; i <= block.nx; ++i) {
+        ContactPoint c;
+        c.group = group;
+        c.block_a = b;
+        c.x_a = nodes_[block.Node(i, j, k)];
+        c.x_b = c.x_a;
+        c.frame = MakeFrame(normal);
+        c.mu = options_.mu_block_support;
+        c.nodes_a.push_back({block.Node(i, j, k), 1.0});
+        contacts_.push_back(c);
+      }
+    }
+  }
+}
+
+void MasonryWall::AddBedJointContacts(int upper_course, ContactGroup group) {
+  for (int b = 0; b < static_cast<int>(blocks_.size()); ++b) {
+    const Block& block = blocks_[b];
+    if (block.course != upper_course) continue;
+    for (int j = 0; j < block.ny; ++j) {
+      for (int i = 0; i < block.nx; ++i) {
+        ContactPoint c;
+        c.group = group;
+        c.block_a = b;
+        std::tie(c.nodes_a, c.x_a) = FacePoint(nodes_, block, {i, j, 0}, 2);
+        c.block_b = BlockAt(blocks_, upper_course - 1, c.x_a.x());
+        const Block& below = blocks_[c.block_b];
+        const int ib = static_cast<int>(
+            std::floor((c.x_a.x() - below.lower.x()) /
+                       ((below.upper.x() - below.lower.x()) / below.nx)));
+        std::tie(c.nodes_b, c.x_b) =
+            FacePoint(nodes_, below, {ib, j, below.nz}, 2);
+        c.frame = MakeFrame(Vector3d::UnitZ());
+        c.mu = options_.mu_block_block;
+        contacts_.push_back(c);
+      }
+    }
+  }
+}
+
+void MasonryWall::AddHeadJointContacts() {
   for (int b = 0; b + 1 < static_cast<int>(blocks_.size()); ++b) {
     const Block& left = blocks_[b];
     const Block& right = blocks_[b + 1];
@@ -347,16 +364,15 @@ void MasonryWall::BuildContacts() {
         c.group = ContactGroup::kHeadJoint;
         c.block_a = b;
         c.block_b = b + 1;
-        std::tie(c.nodes_a, c.x_a) = face_point(left, {left.nx, j, k}, 0);
-        std::tie(c.nodes_b, c.x_b) = face_point(right, {0, j, k}, 0);
+        std::tie(c.nodes_a, c.x_a) =
+            FacePoint(nodes_, left, {left.nx, j, k}, 0);
+        std::tie(c.nodes_b, c.x_b) = FacePoint(nodes_, right, {0, j, k}, 0);
         c.frame = MakeFrame(-Vector3d::UnitX());
-        c.mu = o.mu_block_block;
+        c.mu = options_.mu_block_block;
         contacts_.push_back(c);
       }
     }
   }
-  mu_.resize(nc());
-  for (int a = 0; a < nc(); ++a) mu_[a] = contacts_[a].mu;
 }
 
 void MasonryWall::AssembleH() {

@@ -287,6 +287,12 @@ class MasonryWall {
   void BuildMesh();
   void AssembleStiffnessAndMass();
   void BuildContacts();
+  // The contacts of one family, appended to contacts_: the nodes of a course's
+  // bottom or top face on a support; the face centres of the bed joint under
+  // upper_course; the face centres of the head joints.
+  void AddSupportContacts(int course, bool top_face, ContactGroup group);
+  void AddBedJointContacts(int upper_course, ContactGroup group);
+  void AddHeadJointContacts();
   void AssembleH();
   // Sets up stepper_ (M^); "" or the reason it failed.
   std::string SetUpTimeStepper();
