@@ -131,6 +131,107 @@ void PrintTimings(const fcsn::Timings& t, int steps) {
   }
 }
 
+// The measured steps (k > --skip): wall and CPU seconds, iterations and the
+// summed timings.
+struct Tally {
+  std::vector<double> seconds;
+  std::vector<double> cpu_seconds;
+  std::vector<double> iterations;
+  fcsn::Timings sum;
+  int failures = 0;
+};
+
+void PrintStep(int k,
+               const fcsn::SolverSummary& summary,
+               double seconds,
+               double cpu) {
+  std::printf(
+      "step %3d  %-12s it %3d  %.4f s  cpu %.4f s  setup %.4f  fact "
+      "%.4f (%d)  solves %.4f (%d)  trials %d\n",
+      k,
+      fcsn::ToString(summary.status),
+      summary.iterations,
+      seconds,
+      cpu,
+      summary.timings.setup,
+      summary.timings.factorization,
+      summary.factorizations,
+      summary.timings.linear_solve,
+      summary.linear_solves,
+      summary.line_search_trials);
+}
+
+// Steps the wall args.steps times with one Solver; "" or the error.
+std::string RunSteps(const Args& args,
+                     const fcsn::SolverOptions& options,
+                     fcsn::masonry::MasonryWall* wall,
+                     Tally* tally) {
+  fcsn::Solver solver(options);
+  fcsn::GlobalProblem problem;
+  fcsn::Solution solution;
+  fcsn::Solution older;  // the solution before last_solution()
+  std::string error;
+  for (int k = 1; k <= args.steps; ++k) {
+    wall->BuildStepProblem(&problem);
+    fcsn::Solution guess = wall->last_solution();
+    if (args.extrapolate && k > 2) {
+      error = fcsn::ExtrapolateGuess(older, wall->last_solution(), &guess);
+      if (!error.empty()) return "step " + std::to_string(k) + ": " + error;
+    }
+    older = wall->last_solution();
+    const Clock::time_point start = Clock::now();
+    const double cpu_start = CpuSeconds();
+    const fcsn::SolverSummary summary =
+        solver.Solve(problem, &guess, &solution);
+    const double s =
+        std::chrono::duration<double>(Clock::now() - start).count();
+    const double cpu = CpuSeconds() - cpu_start;
+    if (!summary.IsConverged()) ++tally->failures;
+    if (args.per_step) PrintStep(k, summary, s, cpu);
+    if (k > args.skip) {
+      tally->seconds.push_back(s);
+      tally->cpu_seconds.push_back(cpu);
+      tally->iterations.push_back(summary.iterations);
+      Add(summary.timings, &tally->sum);
+    }
+    if (!wall->Advance(solution, &error)) {
+      return "step " + std::to_string(k) + ": " + error;
+    }
+  }
+  return "";
+}
+
+void PrintReport(const Args& args,
+                 const fcsn::masonry::MasonryWall& wall,
+                 const Tally& tally) {
+  const int counted = static_cast<int>(tally.seconds.size());
+  double mean = 0.0;
+  for (double s : tally.seconds) mean += s / counted;
+  std::printf(
+      "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
+      "--precision %s --ordering %s%s\n"
+      "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
+      "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
+      args.steps,
+      args.refine,
+      args.tolerance,
+      args.solver.c_str(),
+      args.skip,
+      args.precision.c_str(),
+      args.ordering.c_str(),
+      args.extrapolate ? " --extrapolate" : "",
+      wall.n(),
+      wall.nc(),
+      args.skip + 1,
+      args.steps,
+      Median(tally.seconds),
+      mean,
+      Median(tally.cpu_seconds),
+      Median(tally.iterations),
+      tally.failures);
+  PrintTimings(tally.sum, counted);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -161,86 +262,12 @@ int main(int argc, char** argv) {
   options.linear_solver.precision = *precision;
   options.linear_solver.ordering = *ordering;
   options.record_history = false;
-  fcsn::Solver solver(options);
-  fcsn::GlobalProblem problem;
-  fcsn::Solution solution;
-  fcsn::Solution older;  // the solution before last_solution()
-  std::vector<double> seconds;
-  std::vector<double> cpu_seconds;
-  std::vector<double> iterations;
-  fcsn::Timings sum;
-  int failures = 0;
-  for (int k = 1; k <= args.steps; ++k) {
-    wall->BuildStepProblem(&problem);
-    fcsn::Solution guess = wall->last_solution();
-    if (args.extrapolate && k > 2) {
-      error = fcsn::ExtrapolateGuess(older, wall->last_solution(), &guess);
-      if (!error.empty()) {
-        std::fprintf(stderr, "warm_steps: step %d: %s\n", k, error.c_str());
-        return 1;
-      }
-    }
-    older = wall->last_solution();
-    const Clock::time_point start = Clock::now();
-    const double cpu_start = CpuSeconds();
-    const fcsn::SolverSummary summary =
-        solver.Solve(problem, &guess, &solution);
-    const double s =
-        std::chrono::duration<double>(Clock::now() - start).count();
-    const double cpu = CpuSeconds() - cpu_start;
-    if (!summary.IsConverged()) ++failures;
-    if (args.per_step) {
-      std::printf(
-          "step %3d  %-12s it %3d  %.4f s  cpu %.4f s  setup %.4f  fact "
-          "%.4f (%d)  solves %.4f (%d)  trials %d\n",
-          k,
-          fcsn::ToString(summary.status),
-          summary.iterations,
-          s,
-          cpu,
-          summary.timings.setup,
-          summary.timings.factorization,
-          summary.factorizations,
-          summary.timings.linear_solve,
-          summary.linear_solves,
-          summary.line_search_trials);
-    }
-    if (k > args.skip) {
-      seconds.push_back(s);
-      cpu_seconds.push_back(cpu);
-      iterations.push_back(summary.iterations);
-      Add(summary.timings, &sum);
-    }
-    if (!wall->Advance(solution, &error)) {
-      std::fprintf(stderr, "warm_steps: step %d: %s\n", k, error.c_str());
-      return 1;
-    }
+  Tally tally;
+  error = RunSteps(args, options, wall.get(), &tally);
+  if (!error.empty()) {
+    std::fprintf(stderr, "warm_steps: %s\n", error.c_str());
+    return 1;
   }
-  const int counted = static_cast<int>(seconds.size());
-  double mean = 0.0;
-  for (double s : seconds) mean += s / counted;
-  std::printf(
-      "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
-      "--precision %s --ordering %s%s\n"
-      "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
-      "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
-      args.steps,
-      args.refine,
-      args.tolerance,
-      args.solver.c_str(),
-      args.skip,
-      args.precision.c_str(),
-      args.ordering.c_str(),
-      args.extrapolate ? " --extrapolate" : "",
-      wall->n(),
-      wall->nc(),
-      args.skip + 1,
-      args.steps,
-      Median(seconds),
-      mean,
-      Median(cpu_seconds),
-      Median(iterations),
-      failures);
-  PrintTimings(sum, counted);
-  return failures == 0 ? 0 : 3;
+  PrintReport(args, *wall, tally);
+  return tally.failures == 0 ? 0 : 3;
 }
