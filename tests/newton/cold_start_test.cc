@@ -13,9 +13,9 @@
 #include <string>
 
 #include "fcsn/error_measures.h"
-#include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
+#include "shared_problem.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -183,6 +183,15 @@ TEST(ColdStartTest, AnAllZeroGuessIsNoGuess) {
             SolverStatus::kInvalidInput);
 }
 
+// The summary of a solve of p without a guess, by `options` from `start`.
+SolverSummary SolveFrom(const GlobalProblem& p,
+                        SolverOptions options,
+                        ColdStart start) {
+  options.cold_start = start;
+  Solution x;
+  return Solver(options).Solve(p, nullptr, &x);
+}
+
 TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
   // Every contact sticks at the solution (pull 0.5 mu): the bonded first step
   // is the answer, where the zero start's first step closes half of them.
@@ -190,11 +199,8 @@ TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
   SolverOptions options;
   options.solver = SolverType::kNewton;
   options.tolerance = 1e-10;
-  options.cold_start = ColdStart::kZero;
-  Solution x;
-  const SolverSummary zero = Solver(options).Solve(p, nullptr, &x);
-  options.cold_start = ColdStart::kAuto;
-  const SolverSummary bonded = Solver(options).Solve(p, nullptr, &x);
+  const SolverSummary zero = SolveFrom(p, options, ColdStart::kZero);
+  const SolverSummary bonded = SolveFrom(p, options, ColdStart::kAuto);
   ASSERT_EQ(zero.status, SolverStatus::kConverged) << zero.message;
   ASSERT_EQ(bonded.status, SolverStatus::kConverged) << bonded.message;
   EXPECT_EQ(bonded.iterations, 1);
@@ -209,18 +215,14 @@ TEST(ColdStartTest, TheHybridStartsBondedOnlyWithoutWarmUpSweeps) {
   SolverOptions options;
   options.solver = SolverType::kHybrid;
   options.tolerance = 1e-10;
-  options.cold_start = ColdStart::kAuto;
-  Solution x;
-  const SolverSummary swept = Solver(options).Solve(p, nullptr, &x);
-  options.cold_start = ColdStart::kZero;
-  const SolverSummary swept_zero = Solver(options).Solve(p, nullptr, &x);
+  const SolverSummary swept = SolveFrom(p, options, ColdStart::kAuto);
+  const SolverSummary swept_zero = SolveFrom(p, options, ColdStart::kZero);
   ASSERT_EQ(swept.status, SolverStatus::kConverged) << swept.message;
   EXPECT_EQ(swept.iterations, swept_zero.iterations);
   EXPECT_EQ(swept.nsgs_sweeps, swept_zero.nsgs_sweeps);
   options.hybrid.warm_sweeps = 0;
-  const SolverSummary zero = Solver(options).Solve(p, nullptr, &x);
-  options.cold_start = ColdStart::kAuto;
-  const SolverSummary bonded = Solver(options).Solve(p, nullptr, &x);
+  const SolverSummary zero = SolveFrom(p, options, ColdStart::kZero);
+  const SolverSummary bonded = SolveFrom(p, options, ColdStart::kAuto);
   ASSERT_EQ(bonded.status, SolverStatus::kConverged) << bonded.message;
   EXPECT_EQ(bonded.nsgs_sweeps, 0);
   EXPECT_EQ(bonded.iterations, 1);
@@ -230,11 +232,9 @@ TEST(ColdStartTest, TheHybridStartsBondedOnlyWithoutWarmUpSweeps) {
 TEST(ColdStartTest, SharedProblemsConvergeFromEveryColdStart) {
   for (const char* file : testing::kSharedProblemFiles) {
     SCOPED_TRACE(file);
-    GlobalProblem p;
+    const GlobalProblem p = testing::ReadSharedProblem(file);
+    ASSERT_GT(p.n(), 0);
     std::string error;
-    ASSERT_TRUE(ReadGlobalProblem(
-        testing::SharedProblem(file), ReadOptions(), &p, nullptr, &error))
-        << error;
     for (ColdStart c : kAllColdStarts) {
       for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
         SCOPED_TRACE(std::string(ToString(c)) + " " + ToString(solver));
