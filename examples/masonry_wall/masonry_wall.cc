@@ -247,11 +247,6 @@ struct SolvedStep {
   double seconds = 0.0;         // wall-clock time of that solve
 };
 
-// True when s is the wall at rest: no velocity, relative velocity or impulse.
-bool IsAtRest(const fcsn::Solution& s) {
-  return s.v.isZero(0.0) && s.u.isZero(0.0) && s.r.isZero(0.0);
-}
-
 // Builds and solves step->k of the wall, from the previous step's solution
 // or, with `extrapolate`, from its linear extrapolation (the contact set of
 // the wall never changes, so the sizes always match).
@@ -262,10 +257,10 @@ void SolveStep(const MasonryWall& wall,
   wall.BuildStepProblem(&step->problem);
   std::swap(step->older, step->guess);
   step->guess = wall.last_solution();
-  // At rest the guess carries nothing: the solver's cold start does better.
-  const fcsn::Solution* start_guess =
-      IsAtRest(step->guess) ? nullptr : &step->guess;
-  if (extrapolate && start_guess != nullptr && step->k > 2 &&
+  // At rest (v and r all zero) the guess carries nothing: Solve() then takes
+  // the solver's cold start (SolverOptions::cold_start), as without a guess.
+  const fcsn::Solution* start_guess = &step->guess;
+  if (extrapolate && step->k > 2 &&
       fcsn::ExtrapolateGuess(step->older, step->guess, &step->start).empty()) {
     start_guess = &step->start;
   }
