@@ -15,51 +15,132 @@
 // pay the same cold-start costs.
 //
 // Usage: compare_siconos [options] [FILE.hdf5|DIR]...   (see --help)
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+//
+// This file: the command line, the loop over problems x solvers x tolerances
+// x repetitions, and the console lines. solver_specs.h names the solvers,
+// child_run.h runs one repetition, report.h writes the CSV and Markdown.
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "child_run.h"
 #include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
-#include "fcsn/options.h"
 #include "fcsn/problem.h"
-#include "fcsn/solver.h"
-#include "fcsn/summary.h"
 #include "fcsn/types.h"
 #include "machine.h"
 #include "report.h"
 #include "report_format.h"
-#include "siconos_runner.h"
 #include "solver_specs.h"
 
 namespace fcsn_bench {
 namespace {
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 
-// ---------------------------------------------------------------- main
+// The command line: the report's Settings plus what only the run needs.
+struct CliOptions {
+  std::vector<std::string> inputs;
+  Settings st;
+  std::string out_dir = "bench/results";
+  std::string log_dir;
+  std::string m_storage = "as-stored";
+  double mem_limit_gb = 0;
+  bool no_skip = false;
+};
+
+// Registers the options on `app`; the defaults shown by --help are the
+// values in *o at this call.
+void AddOptions(CLI::App* app, CliOptions* o) {
+  Settings& st = o->st;
+  app->add_option(
+         "inputs", o->inputs, "FCLib global .hdf5 files or directories")
+      ->default_str(FCSN_SHARED_DIR "/data/gfc3d");
+  app->add_option("--set",
+                  st.set_name,
+                  "problem-set name (default: name of the first directory)");
+  app->add_option("--tols", st.tols, "tolerances")->delimiter(',');
+  app->add_option("--time-limit", st.time_limit, "seconds per run")
+      ->capture_default_str();
+  app->add_option("--reps", st.reps, "repetitions per run (median reported)")
+      ->capture_default_str();
+  app->add_option("--max-reps",
+                  st.max_reps,
+                  "more repetitions, up to this many, while a row's solve "
+                  "times add up to less than --min-row-seconds")
+      ->capture_default_str();
+  app->add_option("--min-row-seconds", st.min_row_seconds, "see --max-reps")
+      ->capture_default_str();
+  app->add_option("--solvers", st.solvers, "subset of the solvers")
+      ->delimiter(',')
+      ->capture_default_str();
+  app->add_option("--m-storage", o->m_storage, "as-stored | symmetrized | auto")
+      ->capture_default_str();
+  app->add_option("--siconos-max-iter",
+                  st.siconos_max_iterations,
+                  "override Siconos' iparam[0] (0: its defaults)");
+  app->add_option("--siconos-tol-factor",
+                  st.siconos_tol_factor,
+                  "Siconos is asked for tol x this factor (its own error "
+                  "measure; e.g. 0.01 so that its stop is more likely to meet "
+                  "fcsn's criterion); runs are judged at tol")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-6, 1.0));
+  app->add_option(
+         "--out-dir", o->out_dir, "where <set>_<m-storage>.{csv,md} go")
+      ->capture_default_str();
+  app->add_option(
+      "--log-dir", o->log_dir, "child stdout/stderr logs (default: none)");
+  app->add_option(
+      "--mem-limit-gb", o->mem_limit_gb, "RLIMIT_AS per child (0: none)");
+  app->add_option("--note", st.note, "free text added to the report header");
+  app->add_flag(
+      "--no-skip", o->no_skip, "run tighter tolerances even after a timeout");
+}
+
+// Default --set: the name of the first input directory, else "custom".
+std::string DefaultSetName(const std::string& first_input) {
+  std::string name =
+      fs::is_directory(first_input)
+          ? fs::path(first_input).lexically_normal().filename().string()
+          : "custom";
+  if (name.empty()) {
+    name = fs::path(first_input)
+               .lexically_normal()
+               .parent_path()
+               .filename()
+               .string();
+  }
+  return name;
+}
+
+// Fills the defaults that depend on other options and checks the names.
+// Returns false (after a message on stderr) on an unknown solver or storage.
+bool Complete(CliOptions* o, fcsn::MStorage* storage) {
+  Settings& st = o->st;
+  if (o->inputs.empty()) o->inputs.push_back(FCSN_SHARED_DIR "/data/gfc3d");
+  st.max_reps = std::max(st.max_reps, st.reps);
+  for (const std::string& s : st.solvers) {
+    if (FindSolver(s) == nullptr) {
+      std::cerr << "compare_siconos: unknown solver '" << s << "'\n";
+      return false;
+    }
+  }
+  const auto parsed = fcsn::MStorageFromString(o->m_storage);
+  if (!parsed) {
+    std::cerr << "compare_siconos: --m-storage must be one of "
+              << fcsn::NamesOf(fcsn::kAllMStorages) << "\n";
+    return false;
+  }
+  *storage = *parsed;
+  st.m_storage = o->m_storage;
+  if (st.set_name.empty()) st.set_name = DefaultSetName(o->inputs[0]);
+  return true;
+}
 
 std::vector<std::string> ExpandInputs(const std::vector<std::string>& inputs) {
   std::vector<std::string> files;
@@ -80,212 +161,172 @@ std::vector<std::string> ExpandInputs(const std::vector<std::string>& inputs) {
   return files;
 }
 
+// One problem, read once by the parent and inherited by every child.
+struct LoadedProblem {
+  std::string name;  // the file's stem
+  fcsn::GlobalProblem problem;
+  double q_free_norm = 0;
+};
+
+// Reads `file` and its ||q_free||; false (after a message) if either fails.
+bool LoadProblem(const std::string& file,
+                 fcsn::MStorage storage,
+                 LoadedProblem* loaded) {
+  fcsn::FclibFileInfo info;
+  std::string error;
+  fcsn::ReadOptions read_options;
+  read_options.m_storage = storage;
+  fcsn::GlobalProblem& problem = loaded->problem;
+  if (!fcsn::ReadGlobalProblem(file, read_options, &problem, &info, &error)) {
+    std::cerr << "compare_siconos: " << error << "\n";
+    return false;
+  }
+  if (!fcsn::ComputeQFreeNorm(problem, &loaded->q_free_norm, &error)) {
+    std::cerr << "compare_siconos: " << file << ": " << error << "\n";
+    return false;
+  }
+  loaded->name = fs::path(file).stem().string();
+  std::cout << "== " << loaded->name << ": n=" << problem.n()
+            << " m=" << problem.m() << " nc=" << problem.nc()
+            << (info.m_upper_triangular
+                    ? (info.m_symmetrized ? " (M upper triangle, symmetrized)"
+                                          : " (M upper triangle, as stored)")
+                    : "")
+            << "\n";
+  return true;
+}
+
+// The repetitions of one row: at least --reps runs; more (up to --max-reps)
+// while the row's solves add up to less than --min-row-seconds, so that
+// millisecond solves get a stable median. Sorted by wall time.
+std::vector<RepResult> RunRepetitions(const LoadedProblem& lp,
+                                      const SolverSpec& spec,
+                                      double tol,
+                                      const CliOptions& o) {
+  const Settings& st = o.st;
+  std::vector<RepResult> reps;
+  double row_seconds = 0;
+  for (int k = 0; k < st.max_reps; ++k) {
+    if (k >= st.reps && row_seconds >= st.min_row_seconds) break;
+    RunConfig config;
+    config.tolerance = tol;
+    config.time_limit = st.time_limit;
+    config.siconos_max_iterations = st.siconos_max_iterations;
+    config.siconos_tol_factor = st.siconos_tol_factor;
+    config.mem_limit_gb = o.mem_limit_gb;
+    if (!o.log_dir.empty()) {
+      config.log_path = o.log_dir + "/" + lp.name + "." + spec.name + "." +
+                        Fmt("%.0e", tol) + "." + std::to_string(k) + ".log";
+    }
+    reps.push_back(RunOnce(lp.problem, lp.q_free_norm, spec, config));
+    if (reps.back().timeout) break;  // more would time out too
+    // A crash costs no solve time; do not let it loop to max_reps.
+    row_seconds +=
+        reps.back().completed ? reps.back().seconds : st.min_row_seconds;
+  }
+  std::sort(
+      reps.begin(), reps.end(), [](const RepResult& a, const RepResult& b) {
+        return a.seconds < b.seconds;
+      });
+  return reps;
+}
+
+// The row's median repetition, min/max wall time and median CPU time.
+void Summarize(const std::vector<RepResult>& reps, Row* row) {
+  row->reps_run = static_cast<int>(reps.size());
+  row->median = reps[(reps.size() - 1) / 2];
+  row->time_min = reps.front().seconds;
+  std::vector<double> cpu;
+  for (const RepResult& x : reps) {
+    if (x.completed) cpu.push_back(x.cpu_seconds);
+  }
+  row->cpu_median = Median(cpu);
+  row->time_max = reps.back().seconds;
+  for (const RepResult& x : reps) row->solved_reps += x.solved ? 1 : 0;
+}
+
+void PrintRow(const std::string& solver_name, double tol, const Row& row) {
+  std::printf(
+      "  %-13s tol %.0e  %10.4g s  it %4d  error %.2e  e_nat %.2e  %s  "
+      "%s\n",
+      solver_name.c_str(),
+      tol,
+      row.median.seconds,
+      row.median.iterations,
+      row.median.error,
+      row.median.e_nat,
+      row.median.solved ? "SOLVED" : "-",
+      row.median.status.c_str());
+  std::fflush(stdout);
+}
+
+// The rows of one solver on one problem, one per tolerance, loosest first;
+// after a timeout the tighter ones are skipped unless --no-skip.
+void RunSolver(const LoadedProblem& lp,
+               const SolverSpec& spec,
+               const CliOptions& o,
+               std::vector<Row>* rows) {
+  const Settings& st = o.st;
+  bool timed_out = false;
+  for (double tol : st.tols) {
+    Row row;
+    row.problem = lp.name;
+    row.n = lp.problem.n();
+    row.m = lp.problem.m();
+    row.nc = lp.problem.nc();
+    row.solver = spec.name;
+    // A Siconos run asked for a tighter own tolerance is labelled as such
+    // (e.g. "sic-nsn-ac@tol*0.01"), so that reports never mix the two.
+    if (spec.family == Family::kSiconos && st.siconos_tol_factor != 1.0) {
+      row.solver += "@tol*" + Fmt("%g", st.siconos_tol_factor);
+    }
+    row.tol = tol;
+    if (timed_out && !o.no_skip) {
+      row.skipped = true;
+      rows->push_back(row);
+      continue;
+    }
+    Summarize(RunRepetitions(lp, spec, tol, o), &row);
+    timed_out = row.median.timeout;
+    PrintRow(spec.name, tol, row);
+    rows->push_back(row);
+  }
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{
       "Side-by-side benchmark of fcsn and Siconos/numerics 4.4 on FCLib "
       "global problems; every result judged by fcsn's criterion (§9.1)."};
-  std::vector<std::string> inputs;
-  Settings st;
-  st.tols = {1e-4, 1e-6, 1e-8, 1e-10};
-  for (const SolverSpec& s : AllSolvers()) st.solvers.push_back(s.name);
-  std::string out_dir = "bench/results";
-  std::string log_dir;
-  std::string m_storage = "as-stored";
-  double mem_limit_gb = 0;
-  bool no_skip = false;
-  app.add_option("inputs", inputs, "FCLib global .hdf5 files or directories")
-      ->default_str(FCSN_SHARED_DIR "/data/gfc3d");
-  app.add_option("--set",
-                 st.set_name,
-                 "problem-set name (default: name of the first directory)");
-  app.add_option("--tols", st.tols, "tolerances")->delimiter(',');
-  app.add_option("--time-limit", st.time_limit, "seconds per run")
-      ->capture_default_str();
-  app.add_option("--reps", st.reps, "repetitions per run (median reported)")
-      ->capture_default_str();
-  app.add_option("--max-reps",
-                 st.max_reps,
-                 "more repetitions, up to this many, while a row's solve "
-                 "times add up to less than --min-row-seconds")
-      ->capture_default_str();
-  app.add_option("--min-row-seconds", st.min_row_seconds, "see --max-reps")
-      ->capture_default_str();
-  app.add_option("--solvers", st.solvers, "subset of the solvers")
-      ->delimiter(',')
-      ->capture_default_str();
-  app.add_option("--m-storage", m_storage, "as-stored | symmetrized | auto")
-      ->capture_default_str();
-  app.add_option("--siconos-max-iter",
-                 st.siconos_max_iterations,
-                 "override Siconos' iparam[0] (0: its defaults)");
-  app.add_option("--siconos-tol-factor",
-                 st.siconos_tol_factor,
-                 "Siconos is asked for tol x this factor (its own error "
-                 "measure; e.g. 0.01 so that its stop is more likely to meet "
-                 "fcsn's criterion); runs are judged at tol")
-      ->capture_default_str()
-      ->check(CLI::Range(1e-6, 1.0));
-  app.add_option("--out-dir", out_dir, "where <set>_<m-storage>.{csv,md} go")
-      ->capture_default_str();
-  app.add_option(
-      "--log-dir", log_dir, "child stdout/stderr logs (default: none)");
-  app.add_option(
-      "--mem-limit-gb", mem_limit_gb, "RLIMIT_AS per child (0: none)");
-  app.add_option("--note", st.note, "free text added to the report header");
-  app.add_flag(
-      "--no-skip", no_skip, "run tighter tolerances even after a timeout");
+  CliOptions o;
+  o.st.tols = {1e-4, 1e-6, 1e-8, 1e-10};
+  for (const SolverSpec& s : AllSolvers()) o.st.solvers.push_back(s.name);
+  AddOptions(&app, &o);
   CLI11_PARSE(app, argc, argv);
 
-  if (inputs.empty()) inputs.push_back(FCSN_SHARED_DIR "/data/gfc3d");
-  st.max_reps = std::max(st.max_reps, st.reps);
-  for (const std::string& s : st.solvers) {
-    bool known = false;
-    for (const SolverSpec& k : AllSolvers()) known |= (k.name == s);
-    if (!known) {
-      std::cerr << "compare_siconos: unknown solver '" << s << "'\n";
-      return 2;
-    }
-  }
-  const auto storage = fcsn::MStorageFromString(m_storage);
-  if (!storage) {
-    std::cerr << "compare_siconos: --m-storage must be one of "
-              << fcsn::NamesOf(fcsn::kAllMStorages) << "\n";
-    return 2;
-  }
-  st.m_storage = m_storage;
-  if (st.set_name.empty()) {
-    st.set_name =
-        fs::is_directory(inputs[0])
-            ? fs::path(inputs[0]).lexically_normal().filename().string()
-            : "custom";
-    if (st.set_name.empty()) {
-      st.set_name = fs::path(inputs[0])
-                        .lexically_normal()
-                        .parent_path()
-                        .filename()
-                        .string();
-    }
-  }
-  const std::vector<std::string> files = ExpandInputs(inputs);
+  fcsn::MStorage storage;
+  if (!Complete(&o, &storage)) return 2;
+  const std::vector<std::string> files = ExpandInputs(o.inputs);
   if (files.empty()) {
     std::cerr << "compare_siconos: no .hdf5 files in the inputs\n";
     return 2;
   }
-  fs::create_directories(out_dir);
-  if (!log_dir.empty()) fs::create_directories(log_dir);
+  fs::create_directories(o.out_dir);
+  if (!o.log_dir.empty()) fs::create_directories(o.log_dir);
   const std::string machine = MachineDescription();
   std::cout << machine;
 
   std::vector<Row> rows;
   for (const std::string& file : files) {
-    fcsn::GlobalProblem problem;
-    fcsn::FclibFileInfo info;
-    std::string error;
-    fcsn::ReadOptions read_options;
-    read_options.m_storage = *storage;
-    if (!fcsn::ReadGlobalProblem(file, read_options, &problem, &info, &error)) {
-      std::cerr << "compare_siconos: " << error << "\n";
-      continue;
-    }
-    double q_free_norm = 0;
-    if (!fcsn::ComputeQFreeNorm(problem, &q_free_norm, &error)) {
-      std::cerr << "compare_siconos: " << file << ": " << error << "\n";
-      continue;
-    }
-    const std::string name = fs::path(file).stem().string();
-    std::cout << "== " << name << ": n=" << problem.n() << " m=" << problem.m()
-              << " nc=" << problem.nc()
-              << (info.m_upper_triangular
-                      ? (info.m_symmetrized ? " (M upper triangle, symmetrized)"
-                                            : " (M upper triangle, as stored)")
-                      : "")
-              << "\n";
-    for (const std::string& solver_name : st.solvers) {
-      const SolverSpec* spec = nullptr;
-      for (const SolverSpec& k : AllSolvers()) {
-        if (k.name == solver_name) spec = &k;
-      }
-      bool timed_out = false;
-      for (double tol : st.tols) {
-        Row row;
-        row.problem = name;
-        row.n = problem.n();
-        row.m = problem.m();
-        row.nc = problem.nc();
-        row.solver = solver_name;
-        // A Siconos run asked for a tighter own tolerance is labelled as such
-        // (e.g. "sic-nsn-ac@tol*0.01"), so that reports never mix the two.
-        if (spec != nullptr && spec->family == Family::kSiconos &&
-            st.siconos_tol_factor != 1.0) {
-          row.solver += "@tol*" + Fmt("%g", st.siconos_tol_factor);
-        }
-        row.tol = tol;
-        if (timed_out && !no_skip) {
-          row.skipped = true;
-          rows.push_back(row);
-          continue;
-        }
-        std::vector<RepResult> reps;
-        double row_seconds = 0;
-        for (int k = 0; k < st.max_reps; ++k) {
-          // At least --reps runs; more (up to --max-reps) while the row's
-          // solves add up to less than --min-row-seconds, so that millisecond
-          // solves get a stable median.
-          if (k >= st.reps && row_seconds >= st.min_row_seconds) break;
-          RunConfig config;
-          config.tolerance = tol;
-          config.time_limit = st.time_limit;
-          config.siconos_max_iterations = st.siconos_max_iterations;
-          config.siconos_tol_factor = st.siconos_tol_factor;
-          config.mem_limit_gb = mem_limit_gb;
-          if (!log_dir.empty()) {
-            config.log_path = log_dir + "/" + name + "." + solver_name + "." +
-                              Fmt("%.0e", tol) + "." + std::to_string(k) +
-                              ".log";
-          }
-          reps.push_back(RunOnce(problem, q_free_norm, *spec, config));
-          if (reps.back().timeout) break;  // more would time out too
-          // A crash costs no solve time; do not let it loop to max_reps.
-          row_seconds +=
-              reps.back().completed ? reps.back().seconds : st.min_row_seconds;
-        }
-        std::sort(reps.begin(),
-                  reps.end(),
-                  [](const RepResult& a, const RepResult& b) {
-                    return a.seconds < b.seconds;
-                  });
-        row.reps_run = static_cast<int>(reps.size());
-        row.median = reps[(reps.size() - 1) / 2];
-        row.time_min = reps.front().seconds;
-        {
-          std::vector<double> cpu;
-          for (const RepResult& x : reps) {
-            if (x.completed) cpu.push_back(x.cpu_seconds);
-          }
-          row.cpu_median = Median(cpu);
-        }
-        row.time_max = reps.back().seconds;
-        for (const RepResult& x : reps) row.solved_reps += x.solved ? 1 : 0;
-        timed_out = row.median.timeout;
-        std::printf(
-            "  %-13s tol %.0e  %10.4g s  it %4d  error %.2e  e_nat %.2e  %s  "
-            "%s\n",
-            solver_name.c_str(),
-            tol,
-            row.median.seconds,
-            row.median.iterations,
-            row.median.error,
-            row.median.e_nat,
-            row.median.solved ? "SOLVED" : "-",
-            row.median.status.c_str());
-        std::fflush(stdout);
-        rows.push_back(row);
-      }
+    LoadedProblem lp;
+    if (!LoadProblem(file, storage, &lp)) continue;
+    for (const std::string& solver_name : o.st.solvers) {
+      RunSolver(lp, *FindSolver(solver_name), o, &rows);
     }
   }
-  const std::string base = out_dir + "/" + st.set_name + "_" + st.m_storage;
-  WriteCsv(base + ".csv", st, rows);
-  WriteMarkdown(base + ".md", st, rows, machine);
+  const std::string base =
+      o.out_dir + "/" + o.st.set_name + "_" + o.st.m_storage;
+  WriteCsv(base + ".csv", o.st, rows);
+  WriteMarkdown(base + ".md", o.st, rows, machine);
   std::cout << "wrote " << base << ".csv and " << base << ".md\n";
   return 0;
 }
