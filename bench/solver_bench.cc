@@ -68,15 +68,19 @@ double Median(std::vector<double> x) {
   return x.size() % 2 ? x[k] : 0.5 * (x[k - 1] + x[k]);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line.
+struct Args {
   std::vector<double> tols = {1e-4, 1e-6, 1e-8};
   int reps = 3;
   double time_limit = 60.0;
   std::string csv_path;
   fcsn::MStorage m_storage = fcsn::MStorage::kAuto;
-  std::vector<std::string> files;
+  std::vector<std::string> files;  // directories expanded, sorted
+};
+
+// Parses argv into *args. Returns 0, or 2 after a message on stderr (a bad
+// --m-storage; an option without its value exits with status 2).
+int ParseArgs(int argc, char** argv, Args* args) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -87,13 +91,13 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (arg == "--tols") {
-      tols = ParseList(next());
+      args->tols = ParseList(next());
     } else if (arg == "--reps") {
-      reps = std::max(1, std::atoi(next().c_str()));
+      args->reps = std::max(1, std::atoi(next().c_str()));
     } else if (arg == "--time-limit") {
-      time_limit = std::atof(next().c_str());
+      args->time_limit = std::atof(next().c_str());
     } else if (arg == "--csv") {
-      csv_path = next();
+      args->csv_path = next();
     } else if (arg == "--m-storage") {
       const std::string value = next();
       const auto parsed = fcsn::MStorageFromString(value);
@@ -101,26 +105,148 @@ int main(int argc, char** argv) {
         std::cerr << "solver_bench: unknown --m-storage " << value << "\n";
         return 2;
       }
-      m_storage = *parsed;
+      args->m_storage = *parsed;
     } else if (std::filesystem::is_directory(arg)) {
       for (const auto& entry : std::filesystem::directory_iterator(arg)) {
         if (entry.path().extension() == ".hdf5")
-          files.push_back(entry.path().string());
+          args->files.push_back(entry.path().string());
       }
     } else {
-      files.push_back(arg);
+      args->files.push_back(arg);
     }
   }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) {
+  std::sort(args->files.begin(), args->files.end());
+  return 0;
+}
+
+// One (problem, solver, tolerance) cell: the last repetition's summary and
+// the median total time over the repetitions.
+struct Measured {
+  fcsn::SolverSummary summary;
+  double time = 0;
+};
+
+Measured Measure(const fcsn::GlobalProblem& problem,
+                 const Config& config,
+                 double tol,
+                 const Args& args) {
+  fcsn::SolverOptions options = config.options;
+  options.tolerance = tol;
+  options.time_limit_seconds = args.time_limit;
+  options.record_history = false;
+  std::vector<double> times;
+  Measured out;
+  for (int rep = 0; rep < args.reps; ++rep) {
+    fcsn::Solver solver(options);
+    fcsn::Solution x;
+    out.summary = solver.Solve(problem, nullptr, &x);
+    times.push_back(out.summary.timings.total);
+  }
+  out.time = Median(times);
+  return out;
+}
+
+// The cost of one Newton iteration against one numeric factorization (0
+// where undefined: no factorization or no iteration).
+struct IterationCost {
+  double factorization_each = 0;  // s per numeric factorization
+  double iteration = 0;           // s per Newton iteration
+  double ratio = 0;               // iteration / factorization_each
+};
+
+IterationCost CostOf(const fcsn::SolverSummary& s) {
+  IterationCost c;
+  c.factorization_each =
+      s.factorizations ? s.timings.factorization / s.factorizations : 0;
+  const double newton_time =
+      s.timings.total - s.timings.setup - s.timings.analysis - s.timings.nsgs;
+  c.iteration = s.iterations ? newton_time / s.iterations : 0;
+  c.ratio = c.factorization_each > 0 && s.iterations
+                ? c.iteration / c.factorization_each
+                : 0;
+  return c;
+}
+
+void PrintRow(const std::string& name,
+              const fcsn::GlobalProblem& problem,
+              const Config& config,
+              double tol,
+              const Measured& m,
+              const IterationCost& cost) {
+  const fcsn::SolverSummary& s = m.summary;
+  char ratio_text[32] = "-";
+  if (cost.ratio > 0)
+    std::snprintf(ratio_text, sizeof(ratio_text), "%.2f", cost.ratio);
+  std::printf("| %s | %d | %d | %s | %.0e | %s | %d | %d | %.4f | %d | %s |\n",
+              name.c_str(),
+              problem.n(),
+              problem.nc(),
+              config.name,
+              tol,
+              fcsn::ToString(s.status),
+              s.iterations,
+              s.nsgs_sweeps,
+              m.time,
+              s.analyses,
+              ratio_text);
+}
+
+void WriteCsvRow(const std::string& name,
+                 const fcsn::GlobalProblem& problem,
+                 const Config& config,
+                 double tol,
+                 const Measured& m,
+                 const IterationCost& cost,
+                 std::ofstream& csv) {
+  if (!csv.is_open()) return;
+  const fcsn::SolverSummary& s = m.summary;
+  csv << name << ',' << problem.n() << ',' << problem.nc() << ',' << config.name
+      << ',' << tol << ',' << fcsn::ToString(s.status) << ','
+      << (s.IsConverged() ? 1 : 0) << ',' << s.iterations << ','
+      << s.nsgs_sweeps << ',' << m.time << ',' << s.analyses << ','
+      << s.factorizations << ',' << cost.factorization_each << ','
+      << cost.iteration << ',' << cost.ratio << ',' << s.WorstError() << ','
+      << s.e_nat << '\n';
+}
+
+// Every solver and tolerance on one file; false (after a message) if the
+// file cannot be read.
+bool BenchProblem(const std::string& file,
+                  const Args& args,
+                  std::ofstream& csv) {
+  fcsn::GlobalProblem problem;
+  fcsn::FclibFileInfo info;
+  std::string error;
+  fcsn::ReadOptions read;
+  read.m_storage = args.m_storage;
+  if (!fcsn::ReadGlobalProblem(file, read, &problem, &info, &error)) {
+    std::cerr << error << "\n";
+    return false;
+  }
+  const std::string name = std::filesystem::path(file).filename().string();
+  for (const Config& config : Configs()) {
+    for (double tol : args.tols) {
+      const Measured m = Measure(problem, config, tol, args);
+      const IterationCost cost = CostOf(m.summary);
+      PrintRow(name, problem, config, tol, m, cost);
+      WriteCsvRow(name, problem, config, tol, m, cost, csv);
+    }
+  }
+  return true;
+}
+
+int Main(int argc, char** argv) {
+  Args args;
+  if (const int code = ParseArgs(argc, argv, &args); code != 0) return code;
+  if (args.files.empty()) {
     std::cerr << "usage: solver_bench [--tols a,b] [--reps N] [--time-limit S] "
                  "[--csv F] "
                  "FILE_OR_DIR...\n";
     return 2;
   }
   std::ofstream csv;
-  if (!csv_path.empty()) {
-    csv.open(csv_path);
+  if (!args.csv_path.empty()) {
+    csv.open(args.csv_path);
     csv << "problem,n,nc,solver,tol,status,solved,iterations,nsgs_sweeps,time_"
            "s,analyses,"
            "factorizations,factorization_s_each,newton_iteration_s,iteration_"
@@ -131,65 +257,12 @@ int main(int argc, char** argv) {
       "| problem | n | nc | solver | tol | status | it | sweeps | time [s] | "
       "analyses | "
       "iter/fact |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const std::string& file : files) {
-    fcsn::GlobalProblem problem;
-    fcsn::FclibFileInfo info;
-    std::string error;
-    fcsn::ReadOptions read;
-    read.m_storage = m_storage;
-    if (!fcsn::ReadGlobalProblem(file, read, &problem, &info, &error)) {
-      std::cerr << error << "\n";
-      return 2;
-    }
-    const std::string name = std::filesystem::path(file).filename().string();
-    for (const Config& config : Configs()) {
-      for (double tol : tols) {
-        fcsn::SolverOptions options = config.options;
-        options.tolerance = tol;
-        options.time_limit_seconds = time_limit;
-        options.record_history = false;
-        std::vector<double> times;
-        fcsn::SolverSummary s;
-        for (int rep = 0; rep < reps; ++rep) {
-          fcsn::Solver solver(options);
-          fcsn::Solution x;
-          s = solver.Solve(problem, nullptr, &x);
-          times.push_back(s.timings.total);
-        }
-        const double time = Median(times);
-        const double fact_each =
-            s.factorizations ? s.timings.factorization / s.factorizations : 0;
-        const double newton_time = s.timings.total - s.timings.setup -
-                                   s.timings.analysis - s.timings.nsgs;
-        const double iteration = s.iterations ? newton_time / s.iterations : 0;
-        const double ratio =
-            fact_each > 0 && s.iterations ? iteration / fact_each : 0;
-        char ratio_text[32] = "-";
-        if (ratio > 0)
-          std::snprintf(ratio_text, sizeof(ratio_text), "%.2f", ratio);
-        std::printf(
-            "| %s | %d | %d | %s | %.0e | %s | %d | %d | %.4f | %d | %s |\n",
-            name.c_str(),
-            problem.n(),
-            problem.nc(),
-            config.name,
-            tol,
-            fcsn::ToString(s.status),
-            s.iterations,
-            s.nsgs_sweeps,
-            time,
-            s.analyses,
-            ratio_text);
-        if (csv.is_open()) {
-          csv << name << ',' << problem.n() << ',' << problem.nc() << ','
-              << config.name << ',' << tol << ',' << fcsn::ToString(s.status)
-              << ',' << (s.IsConverged() ? 1 : 0) << ',' << s.iterations << ','
-              << s.nsgs_sweeps << ',' << time << ',' << s.analyses << ','
-              << s.factorizations << ',' << fact_each << ',' << iteration << ','
-              << ratio << ',' << s.WorstError() << ',' << s.e_nat << '\n';
-        }
-      }
-    }
+  for (const std::string& file : args.files) {
+    if (!BenchProblem(file, args, csv)) return 2;
   }
   return 0;
 }
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }
