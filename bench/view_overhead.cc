@@ -89,73 +89,69 @@ struct Lane {
   int iterations = 0;
 };
 
-}  // namespace
+// The direct path: the solver gets the GlobalProblem itself.
+struct Direct {
+  fcsn::Solver solver;
+  fcsn::Solution x;
+  double seconds = 0;
+  int iterations = 0;
+};
 
-int main(int argc, char** argv) {
-  int steps = 30;
-  for (int k = 1; k + 1 < argc; ++k)
-    if (std::strcmp(argv[k], "--steps") == 0) steps = std::atoi(argv[k + 1]);
-  std::string error;
-  auto wall =
-      fcsn::masonry::MasonryWall::Create(fcsn::masonry::WallOptions(), &error);
-  if (!wall) {
-    std::fprintf(stderr, "view_overhead: %s\n", error.c_str());
-    return 2;
-  }
+std::vector<Lane> MakeLanes() {
   std::vector<Lane> lanes(3);
   lanes[0].format = fcsn::SparseFormat::kCsc;
   lanes[1].format = fcsn::SparseFormat::kCsr;
   lanes[2].format = fcsn::SparseFormat::kCoo;
-  fcsn::Solver direct_solver;
-  fcsn::Solution direct_x;
-  double direct_seconds = 0;
-  int direct_iterations = 0, mismatches = 0;
-  fcsn::GlobalProblem problem;
-  for (int k = 1; k <= steps; ++k) {
-    wall->BuildStepProblem(&problem);
-    auto start = Clock::now();
-    const fcsn::SolverSummary direct =
-        direct_solver.Solve(problem, &direct_x, &direct_x);
-    direct_seconds += Seconds(start);
-    direct_iterations += direct.iterations;
-    for (Lane& lane : lanes) {
-      CallerMatrix M, H;
-      MakeCaller(problem.M, lane.format, &M);
-      MakeCaller(problem.H, lane.format, &H);
-      fcsn::GlobalProblemView view;
-      view.M = M.view;
-      view.H = H.view;
-      view.f = {problem.f.data(), problem.f.size()};
-      view.w = {problem.w.data(), problem.w.size()};
-      view.mu = {problem.mu.data(), problem.mu.size()};
-      start = Clock::now();
-      const std::string message = lane.converter.Fill(view, &lane.problem);
-      lane.fill_seconds += Seconds(start);
-      if (!message.empty()) {
-        std::fprintf(stderr, "view_overhead: %s\n", message.c_str());
-        return 1;
-      }
-      start = Clock::now();
-      const fcsn::SolverSummary s =
-          lane.solver.Solve(lane.problem, &lane.x, &lane.x);
-      lane.solve_seconds += Seconds(start);
-      lane.iterations += s.iterations;
-      if (s.iterations != direct.iterations || s.status != direct.status)
-        ++mismatches;
-    }
-    if (!wall->Advance(direct_x, &error)) {
-      std::fprintf(stderr, "view_overhead: step %d: %s\n", k, error.c_str());
-      return 1;
-    }
+  return lanes;
+}
+
+// One step on one lane: the caller's arrays in the lane's layout (untimed),
+// the timed Fill and the timed warm-started solve. Counts a mismatch when
+// the iterations or the status differ from the direct path's. False (after a
+// message) if Fill rejects the view.
+bool RunLane(const fcsn::GlobalProblem& problem,
+             const fcsn::SolverSummary& direct,
+             Lane* lane,
+             int* mismatches) {
+  CallerMatrix M, H;
+  MakeCaller(problem.M, lane->format, &M);
+  MakeCaller(problem.H, lane->format, &H);
+  fcsn::GlobalProblemView view;
+  view.M = M.view;
+  view.H = H.view;
+  view.f = {problem.f.data(), problem.f.size()};
+  view.w = {problem.w.data(), problem.w.size()};
+  view.mu = {problem.mu.data(), problem.mu.size()};
+  auto start = Clock::now();
+  const std::string message = lane->converter.Fill(view, &lane->problem);
+  lane->fill_seconds += Seconds(start);
+  if (!message.empty()) {
+    std::fprintf(stderr, "view_overhead: %s\n", message.c_str());
+    return false;
   }
+  start = Clock::now();
+  const fcsn::SolverSummary s =
+      lane->solver.Solve(lane->problem, &lane->x, &lane->x);
+  lane->solve_seconds += Seconds(start);
+  lane->iterations += s.iterations;
+  if (s.iterations != direct.iterations || s.status != direct.status)
+    ++*mismatches;
+  return true;
+}
+
+void PrintReport(int steps,
+                 const fcsn::GlobalProblem& problem,
+                 const Direct& direct,
+                 const std::vector<Lane>& lanes,
+                 int mismatches) {
   std::printf(
       "masonry wall, %d steps, nc = %d, n = %d: direct path %.3f s, %d "
       "iterations\n",
       steps,
       problem.nc(),
       problem.n(),
-      direct_seconds,
-      direct_iterations);
+      direct.seconds,
+      direct.iterations);
   std::printf("%-4s %10s %10s %10s %8s %9s\n",
               "view",
               "fill (s)",
@@ -175,5 +171,40 @@ int main(int argc, char** argv) {
   std::printf(
       "steps whose iterations or status differ from the direct path: %d\n",
       mismatches);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int steps = 30;
+  for (int k = 1; k + 1 < argc; ++k)
+    if (std::strcmp(argv[k], "--steps") == 0) steps = std::atoi(argv[k + 1]);
+  std::string error;
+  auto wall =
+      fcsn::masonry::MasonryWall::Create(fcsn::masonry::WallOptions(), &error);
+  if (!wall) {
+    std::fprintf(stderr, "view_overhead: %s\n", error.c_str());
+    return 2;
+  }
+  std::vector<Lane> lanes = MakeLanes();
+  Direct direct;
+  int mismatches = 0;
+  fcsn::GlobalProblem problem;
+  for (int k = 1; k <= steps; ++k) {
+    wall->BuildStepProblem(&problem);
+    const auto start = Clock::now();
+    const fcsn::SolverSummary s =
+        direct.solver.Solve(problem, &direct.x, &direct.x);
+    direct.seconds += Seconds(start);
+    direct.iterations += s.iterations;
+    for (Lane& lane : lanes) {
+      if (!RunLane(problem, s, &lane, &mismatches)) return 1;
+    }
+    if (!wall->Advance(direct.x, &error)) {
+      std::fprintf(stderr, "view_overhead: step %d: %s\n", k, error.c_str());
+      return 1;
+    }
+  }
+  PrintReport(steps, problem, direct, lanes, mismatches);
   return mismatches == 0 ? 0 : 1;
 }
