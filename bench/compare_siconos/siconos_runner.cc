@@ -69,6 +69,43 @@ int SolverId(SiconosMethod method) {
   return -1;
 }
 
+// The Siconos copy of the problem: M and H as CSC with 64-bit indices,
+// q = f, b = w, and the norms 4.4 leaves uninitialised.
+GlobalFrictionContactProblem* MakeProblem(const fcsn::GlobalProblem& problem) {
+  GlobalFrictionContactProblem* p = globalFrictionContactProblem_new();
+  p->dimension = 3;
+  p->numberOfContacts = problem.nc();
+  p->M = ToNumericsCsc(problem.M);
+  p->H = ToNumericsCsc(problem.H);
+  p->q = MallocCopy(problem.f);
+  p->b = MallocCopy(problem.w);
+  p->mu = MallocCopy(problem.mu);
+  // Left uninitialised by globalFrictionContactProblem_new in 4.4.
+  p->norm_q = problem.f.norm();
+  p->norm_b = problem.w.norm();
+  p->env = nullptr;
+  return p;
+}
+
+// Fresh options for this one solve (reusing them corrupts 4.4's heap);
+// records Siconos' default iteration budget in *result.
+SolverOptions* MakeOptions(SiconosMethod method,
+                           double tolerance,
+                           int max_iterations,
+                           SiconosResult* result) {
+  SolverOptions* options = solver_options_create(SolverId(method));
+  result->default_max_iterations = options->iparam[SICONOS_IPARAM_MAX_ITER];
+  options->dparam[SICONOS_DPARAM_TOL] = tolerance;
+  if (max_iterations > 0) {
+    options->iparam[SICONOS_IPARAM_MAX_ITER] = max_iterations;
+  }
+  if (method == SiconosMethod::kNsnAc) {
+    options->iparam[SICONOS_FRICTION_3D_NSN_FORMULATION] =
+        SICONOS_FRICTION_3D_NSN_FORMULATION_ALARTCURNIER_STD;
+  }
+  return options;
+}
+
 }  // namespace
 
 void RunSiconos(const fcsn::GlobalProblem& problem,
@@ -82,31 +119,9 @@ void RunSiconos(const fcsn::GlobalProblem& problem,
   numerics_set_verbose(0);
   const int n = problem.n();
   const int m = problem.m();
-
-  GlobalFrictionContactProblem* p = globalFrictionContactProblem_new();
-  p->dimension = 3;
-  p->numberOfContacts = problem.nc();
-  p->M = ToNumericsCsc(problem.M);
-  p->H = ToNumericsCsc(problem.H);
-  p->q = MallocCopy(problem.f);
-  p->b = MallocCopy(problem.w);
-  p->mu = MallocCopy(problem.mu);
-  // Left uninitialised by globalFrictionContactProblem_new in 4.4.
-  p->norm_q = problem.f.norm();
-  p->norm_b = problem.w.norm();
-  p->env = nullptr;
-
-  // Fresh options for this one solve (reusing them corrupts 4.4's heap).
-  SolverOptions* options = solver_options_create(SolverId(method));
-  result->default_max_iterations = options->iparam[SICONOS_IPARAM_MAX_ITER];
-  options->dparam[SICONOS_DPARAM_TOL] = tolerance;
-  if (max_iterations > 0) {
-    options->iparam[SICONOS_IPARAM_MAX_ITER] = max_iterations;
-  }
-  if (method == SiconosMethod::kNsnAc) {
-    options->iparam[SICONOS_FRICTION_3D_NSN_FORMULATION] =
-        SICONOS_FRICTION_3D_NSN_FORMULATION_ALARTCURNIER_STD;
-  }
+  GlobalFrictionContactProblem* p = MakeProblem(problem);
+  SolverOptions* options =
+      MakeOptions(method, tolerance, max_iterations, result);
 
   double* reaction = static_cast<double*>(std::calloc(m + 1, sizeof(double)));
   double* velocity = static_cast<double*>(std::calloc(m + 1, sizeof(double)));
