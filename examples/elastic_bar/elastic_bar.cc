@@ -157,6 +157,26 @@ bool Export(const Settings& s,
       path, problem, &solution, &guesses, error, options);
 }
 
+// The console line of step k.
+void PrintStep(int k,
+               const fcsn::SolverSummary& summary,
+               double seconds,
+               const StepDiagnostics& diag,
+               const ElasticBar& bar) {
+  std::printf(
+      "step %4d  %-14s it %3d  %8.3fs  open/stick/slip %d/%d/%d  "
+      "vx %.6f\n",
+      k,
+      fcsn::ToString(summary.status),
+      summary.iterations,
+      seconds,
+      diag.open,
+      diag.stick,
+      diag.slip,
+      bar.MeanVelocity().x());
+  std::fflush(stdout);
+}
+
 // The time-stepping loop: one Solver, each step warm-started from the last
 // (x is both the guess and the result). Returns the exit status.
 int RunSteps(const Settings& s,
@@ -204,18 +224,7 @@ int RunSteps(const Settings& s,
       return 1;
     }
     WriteLogRow(log, *bar, summary, seconds, diag);
-    std::printf(
-        "step %4d  %-14s it %3d  %8.3fs  open/stick/slip %d/%d/%d  "
-        "vx %.6f\n",
-        k,
-        fcsn::ToString(summary.status),
-        summary.iterations,
-        seconds,
-        diag.open,
-        diag.stick,
-        diag.slip,
-        bar->MeanVelocity().x());
-    std::fflush(stdout);
+    PrintStep(k, summary, seconds, diag, *bar);
   }
   std::cout << s.steps << " steps, " << failures << " unconverged, " << exported
             << " files exported, log " << s.log_path << "\n";
