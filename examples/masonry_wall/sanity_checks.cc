@@ -61,6 +61,84 @@ std::vector<RigidMotion> SixRigidModes(const Vector3d& centre) {
   return modes;
 }
 
+// The largest |H^T v - R^T (v_A - v_B)| met so far over contacts and rigid
+// motions (NaN counts as the largest), and where.
+struct FrameMismatch {
+  double worst = 0.0;
+  int contact = -1;
+  std::string motion;
+};
+
+// One rigid motion (blocks: block_motion; top support: support_motion; the
+// bottom support at rest) as v: compares H^T v with R^T (v_A - v_B) at every
+// contact.
+void CompareWithFrames(const MasonryWall& wall,
+                       const SparseMatrix& H,
+                       const Eigen::VectorXd& v,
+                       const std::vector<RigidMotion>& block_motion,
+                       const RigidMotion& support_motion,
+                       const std::string& name,
+                       FrameMismatch* m) {
+  const std::vector<ContactPoint>& contacts = wall.contacts();
+  const Eigen::VectorXd u = H.transpose() * v;
+  for (int a = 0; a < wall.nc(); ++a) {
+    const ContactPoint& c = contacts[a];
+    const Vector3d va = block_motion[c.block_a].At(c.x_a);
+    const Vector3d vb = c.block_b >= 0 ? block_motion[c.block_b].At(c.x_b)
+                                       : (c.group == ContactGroup::kTopSupport
+                                              ? support_motion.At(c.x_b)
+                                              : Vector3d::Zero());
+    const Vector3d expected = c.frame.transpose() * (va - vb);
+    const double error = (u.segment<3>(3 * a) - expected).cwiseAbs().maxCoeff();
+    if (!(error <= m->worst)) {
+      m->worst = error;
+      m->contact = a;
+      m->motion = name;
+    }
+  }
+}
+
+// The six rigid modes of each block, one block at a time.
+void CompareBlockModes(const MasonryWall& wall,
+                       const SparseMatrix& H,
+                       FrameMismatch* m) {
+  const int num_blocks = static_cast<int>(wall.blocks().size());
+  const RigidMotion none;
+  for (int b = 0; b < num_blocks; ++b) {
+    const Block& block = wall.blocks()[b];
+    for (const RigidMotion& mode :
+         SixRigidModes(0.5 * (block.lower + block.upper))) {
+      std::vector<RigidMotion> motion(num_blocks);
+      motion[b] = mode;
+      Eigen::VectorXd v = Eigen::VectorXd::Zero(wall.n());
+      SetBlockMotion(wall, block, mode, &v);
+      CompareWithFrames(
+          wall, H, v, motion, none, "block " + std::to_string(b), m);
+    }
+  }
+}
+
+// Free top-support dofs (v_y, v_z, omega_x, omega_y, omega_z); v_x is
+// prescribed.
+void CompareTopSupportModes(const MasonryWall& wall,
+                            const SparseMatrix& H,
+                            FrameMismatch* m) {
+  const std::vector<RigidMotion> at_rest(wall.blocks().size());
+  for (int d = 0; d < 5; ++d) {
+    RigidMotion motion;
+    motion.centre = wall.top_support().centre;
+    if (d < 2) {
+      motion.t = Vector3d::Unit(d + 1);
+    } else {
+      motion.omega = Vector3d::Unit(d - 2);
+    }
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(wall.n());
+    v[wall.top_support_dof() + d] = 1.0;
+    CompareWithFrames(
+        wall, H, v, at_rest, motion, "top support dof " + std::to_string(d), m);
+  }
+}
+
 }  // namespace
 
 ExpectedSizes ComputeExpectedSizes(const WallOptions& o) {
@@ -160,67 +238,16 @@ CheckResult CheckHConsistentWithFrames(const MasonryWall& wall,
   if (H.rows() != wall.n() || H.cols() != wall.m()) {
     return Result(false, 0.0, "H has the wrong size");
   }
-  const std::vector<ContactPoint>& contacts = wall.contacts();
-  double worst = 0.0;
-  int worst_contact = -1;
-  std::string worst_motion;
-  auto compare = [&](const Eigen::VectorXd& v,
-                     const std::vector<RigidMotion>& block_motion,
-                     const RigidMotion& support_motion,
-                     const std::string& name) {
-    const Eigen::VectorXd u = H.transpose() * v;
-    for (int a = 0; a < wall.nc(); ++a) {
-      const ContactPoint& c = contacts[a];
-      const Vector3d va = block_motion[c.block_a].At(c.x_a);
-      const Vector3d vb = c.block_b >= 0 ? block_motion[c.block_b].At(c.x_b)
-                                         : (c.group == ContactGroup::kTopSupport
-                                                ? support_motion.At(c.x_b)
-                                                : Vector3d::Zero());
-      const Vector3d expected = c.frame.transpose() * (va - vb);
-      const double error =
-          (u.segment<3>(3 * a) - expected).cwiseAbs().maxCoeff();
-      if (!(error <= worst)) {
-        worst = error;
-        worst_contact = a;
-        worst_motion = name;
-      }
-    }
-  };
-  const int num_blocks = static_cast<int>(wall.blocks().size());
-  const RigidMotion none;
-  for (int b = 0; b < num_blocks; ++b) {
-    const Block& block = wall.blocks()[b];
-    for (const RigidMotion& mode :
-         SixRigidModes(0.5 * (block.lower + block.upper))) {
-      std::vector<RigidMotion> motion(num_blocks);
-      motion[b] = mode;
-      Eigen::VectorXd v = Eigen::VectorXd::Zero(wall.n());
-      SetBlockMotion(wall, block, mode, &v);
-      compare(v, motion, none, "block " + std::to_string(b));
-    }
-  }
-  // Free top-support dofs (v_y, v_z, omega_x, omega_y, omega_z); v_x is
-  // prescribed.
-  const std::vector<RigidMotion> at_rest(num_blocks);
-  for (int d = 0; d < 5; ++d) {
-    RigidMotion motion;
-    motion.centre = wall.top_support().centre;
-    if (d < 2) {
-      motion.t = Vector3d::Unit(d + 1);
-    } else {
-      motion.omega = Vector3d::Unit(d - 2);
-    }
-    Eigen::VectorXd v = Eigen::VectorXd::Zero(wall.n());
-    v[wall.top_support_dof() + d] = 1.0;
-    compare(v, at_rest, motion, "top support dof " + std::to_string(d));
-  }
+  FrameMismatch m;
+  CompareBlockModes(wall, H, &m);
+  CompareTopSupportModes(wall, H, &m);
   std::ostringstream out;
-  out << "max |H^T v - R^T (v_A - v_B)| over rigid motions = " << worst;
-  const bool ok = worst <= tolerance;
+  out << "max |H^T v - R^T (v_A - v_B)| over rigid motions = " << m.worst;
+  const bool ok = m.worst <= tolerance;
   if (!ok)
-    out << " > " << tolerance << " (contact " << worst_contact << ", "
-        << worst_motion << ")";
-  return Result(ok, worst, out.str());
+    out << " > " << tolerance << " (contact " << m.contact << ", " << m.motion
+        << ")";
+  return Result(ok, m.worst, out.str());
 }
 
 CheckResult CheckRigidBodyModes(const MasonryWall& wall,
