@@ -284,16 +284,15 @@ void WriteText(const std::string& path, const std::string& text) {
   out << text;
 }
 
-std::vector<MalformedCase> MalformedCases() {
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const double inf = std::numeric_limits<double>::infinity();
-  std::vector<MalformedCase> cases;
-  // The file itself.
-  cases.push_back(FromFunction(
+namespace {
+
+// Cases about the file itself: missing, not HDF5, empty, truncated, a directory.
+void AddFileCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromFunction(
       "NonexistentPath",
       [](const std::string& dir) { return dir + "/does_not_exist.hdf5"; },
       "no such file"));
-  cases.push_back(FromFunction(
+  cases->push_back(FromFunction(
       "NotHdf5",
       [](const std::string& dir) {
         const std::string path = dir + "/malformed_NotHdf5.hdf5";
@@ -301,7 +300,7 @@ std::vector<MalformedCase> MalformedCases() {
         return path;
       },
       "not an HDF5 file"));
-  cases.push_back(FromFunction(
+  cases->push_back(FromFunction(
       "EmptyFile",
       [](const std::string& dir) {
         const std::string path = dir + "/malformed_EmptyFile.hdf5";
@@ -309,7 +308,7 @@ std::vector<MalformedCase> MalformedCases() {
         return path;
       },
       "not an HDF5 file"));
-  cases.push_back(FromFunction(
+  cases->push_back(FromFunction(
       "TruncatedFile",
       [](const std::string& dir) {
         const std::string path = dir + "/malformed_TruncatedFile.hdf5";
@@ -319,7 +318,7 @@ std::vector<MalformedCase> MalformedCases() {
         return path;
       },
       ""));
-  cases.push_back(FromFunction(
+  cases->push_back(FromFunction(
       "Directory",
       [](const std::string& dir) {
         const std::string path = dir + "/malformed_Directory.hdf5";
@@ -327,8 +326,11 @@ std::vector<MalformedCase> MalformedCases() {
         return path;
       },
       "is a directory"));
-  // Groups and datasets.
-  cases.push_back(FromSpec(
+}
+
+// Missing or mistyped groups and datasets.
+void AddGroupCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromSpec(
       "MissingFclibGlobal",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -336,7 +338,7 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)["/something/else"] = IntArray({1});
       },
       "/fclib_global is missing"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "LocalProblem",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -344,12 +346,12 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)["/fclib_local/spacedim"] = IntArray({3});
       },
       "local"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MissingMGroup",
       Storage::kTriplet,
       [](FileSpec* s) { RemoveSubtree(s, "/fclib_global/M"); },
       "group /fclib_global/M is missing"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MIsADataset",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -357,52 +359,55 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)["/fclib_global/M"] = DoubleArray({1.0});
       },
       "/fclib_global/M is not a group"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MissingMx",
       Storage::kTriplet,
       [](FileSpec* s) { s->erase(kM + "x"); },
       "dataset /fclib_global/M/x is missing"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MissingVectorsGroup",
       Storage::kTriplet,
       [](FileSpec* s) { RemoveSubtree(s, "/fclib_global/vectors"); },
       "group /fclib_global/vectors is missing"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MissingF",
       Storage::kTriplet,
       [](FileSpec* s) { s->erase(kV + "f"); },
       "dataset /fclib_global/vectors/f is missing"));
-  // Sizes.
-  cases.push_back(FromSpec(
+}
+
+// Dimensions and sizes that do not agree.
+void AddSizeCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromSpec(
       "WrongFSize",
       Storage::kTriplet,
       [](FileSpec* s) {
         (*s)[kV + "f"] = DoubleArray({1, 2, 3, 4, 5});
       },
       "vectors/f has 5 entries, expected n = 6"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "WrongWSize",
       Storage::kTriplet,
       [](FileSpec* s) {
         (*s)[kV + "w"] = DoubleArray({0, 0, 0});
       },
       "vectors/w has 3 entries, expected m = 6"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "WrongMuSize",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kV + "mu"] = DoubleArray({0.3}); },
       "vectors/mu has 1 entries, expected nc = 2"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "MNotSquare",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "n"] = IntArray({7}); },
       "M must be square"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "HRowsDifferFromM",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kH + "m"] = IntArray({7}); },
       "H has 7 rows, expected n = 6"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "HColumnsNotMultipleOf3",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -410,7 +415,7 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)[kV + "w"] = DoubleArray({0, 0, 0, 0, 0, 0, 0});
       },
       "not a multiple of 3"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "NoContacts",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -419,47 +424,50 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)[kV + "mu"] = DoubleArray({});
       },
       "nc = 0"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "NegativeDimension",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "m"] = IntArray({-6}); },
       "invalid dimensions"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "SizeWithTwoEntries",
       Storage::kTriplet,
       [](FileSpec* s) {
         (*s)[kM + "m"] = IntArray({6, 6});
       },
       "/fclib_global/M/m has 2 entries, expected 1"));
-  // Storage.
-  cases.push_back(FromSpec(
+}
+
+// Triplet, CSC and CSR storage out of range or inconsistent.
+void AddStorageCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromSpec(
       "TripletRowOutOfRange",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "i"].ints[3] = 6; },
       "outside the 6 x 6 matrix"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "TripletNegativeColumn",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kH + "p"].ints[0] = -1; },
       "outside the 6 x 6 matrix"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "TripletCountBeyondData",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "nz"] = IntArray({1000}); },
       "stored as 1000 triplets"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "UnknownNegativeNz",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "nz"] = IntArray({-3}); },
       "nz = -3 is not a storage"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "CscPointersNotMonotone",
       Storage::kCsc,
       [](FileSpec* s) {
         std::swap((*s)[kM + "p"].ints[2], (*s)[kM + "p"].ints[3]);
       },
       "not monotone"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "CscPointersTooShort",
       Storage::kCsc,
       [](FileSpec* s) {
@@ -467,59 +475,70 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)[kM + "p"].dims = {4};
       },
       "expected 7 column pointers"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "CscRowIndexOutOfRange",
       Storage::kCsc,
       [](FileSpec* s) { (*s)[kH + "i"].ints[0] = 99; },
       "outside the 6 x 6 matrix"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "CsrPointersBeyondData",
       Storage::kCsr,
       [](FileSpec* s) { (*s)[kM + "p"].ints.back() = 500; },
       "has 500 entries by its pointers"));
-  // Values.
-  cases.push_back(FromSpec(
+}
+
+// Non-finite values and a negative friction coefficient.
+void AddValueCases(std::vector<MalformedCase>* cases) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  cases->push_back(FromSpec(
       "NanInM",
       Storage::kTriplet,
       [nan](FileSpec* s) { (*s)[kM + "x"].doubles[1] = nan; },
       "M contains a NaN or infinite value"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "InfInF",
       Storage::kTriplet,
       [inf](FileSpec* s) { (*s)[kV + "f"].doubles[0] = inf; },
       "f contains a NaN or infinite value"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "NanInW",
       Storage::kTriplet,
       [nan](FileSpec* s) { (*s)[kV + "w"].doubles[4] = nan; },
       "w contains a NaN or infinite value"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "NegativeMu",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kV + "mu"].doubles[1] = -0.1; },
       "mu[1] = -0.100000 is negative"));
-  // Types and shapes.
-  cases.push_back(FromSpec(
+}
+
+// Datasets of the wrong type or rank.
+void AddTypeCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromSpec(
       "IndexArrayOfFloats",
       Storage::kTriplet,
       [](FileSpec* s) {
         (*s)[kM + "i"] = DoubleArray({0, 1, 2});
       },
       "/fclib_global/M/i has type float, expected integer"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "ValuesAsString",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)[kM + "x"] = Text("1 2 3"); },
       "/fclib_global/M/x has type string, expected float"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "VectorOfRank2",
       Storage::kTriplet,
       [](FileSpec* s) {
         (*s)[kV + "f"].dims = {2, 3};
       },
       "/fclib_global/vectors/f has rank 2"));
-  // Unsupported content.
-  cases.push_back(FromSpec(
+}
+
+// Valid FCLib content that fcsn does not support.
+void AddUnsupportedCases(std::vector<MalformedCase>* cases) {
+  cases->push_back(FromSpec(
       "EqualityConstraints",
       Storage::kTriplet,
       [](FileSpec* s) {
@@ -527,11 +546,24 @@ std::vector<MalformedCase> MalformedCases() {
         (*s)[kV + "b"] = DoubleArray({0.0});
       },
       "equality constraints (G, b) are not supported yet"));
-  cases.push_back(FromSpec(
+  cases->push_back(FromSpec(
       "SpaceDimension2",
       Storage::kTriplet,
       [](FileSpec* s) { (*s)["/fclib_global/spacedim"] = IntArray({2}); },
       "spacedim = 2"));
+}
+
+}  // namespace
+
+std::vector<MalformedCase> MalformedCases() {
+  std::vector<MalformedCase> cases;
+  AddFileCases(&cases);
+  AddGroupCases(&cases);
+  AddSizeCases(&cases);
+  AddStorageCases(&cases);
+  AddValueCases(&cases);
+  AddTypeCases(&cases);
+  AddUnsupportedCases(&cases);
   for (MalformedCase& c : HostileCases()) cases.push_back(std::move(c));
   return cases;
 }
