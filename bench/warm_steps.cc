@@ -4,7 +4,7 @@
 //
 //   warm_steps [--steps N] [--refine F] [--tolerance TOL] [--solver S]
 //              [--skip K] [--precision P] [--ordering O] [--per-step]
-//              [--extrapolate]
+//              [--extrapolate] [--krylov-reuse K]
 //
 // Defaults: 60 steps of the 688-contact wall (refine 1), tol 1e-8, the
 // default policy (hybrid). Prints the median and mean seconds per step over
@@ -13,6 +13,7 @@
 // steps (setup = rho, q_free, M's factorization, pattern; other = total minus
 // the listed parts). --per-step prints one line per step. --extrapolate
 // starts step k >= 3 from 2 x_{k-1} - x_{k-2} (fcsn::ExtrapolateGuess).
+// --krylov-reuse K sets SolverOptions::krylov_reuse_iterations (default 0).
 #include <time.h>
 
 #include <algorithm>
@@ -43,6 +44,7 @@ struct Args {
   // Guess = linear extrapolation of the two previous solutions
   // (fcsn::ExtrapolateGuess) instead of the previous solution.
   bool extrapolate = false;
+  int krylov_reuse = 0;  // SolverOptions::krylov_reuse_iterations
 };
 
 bool Parse(int argc, char** argv, Args* args) {
@@ -72,6 +74,8 @@ bool Parse(int argc, char** argv, Args* args) {
       args->precision = value;
     } else if (flag == "--ordering") {
       args->ordering = value;
+    } else if (flag == "--krylov-reuse") {
+      args->krylov_reuse = std::atoi(value);
     } else {
       return false;
     }
@@ -147,7 +151,7 @@ void PrintStep(int k,
                double cpu) {
   std::printf(
       "step %3d  %-12s it %3d  %.4f s  cpu %.4f s  setup %.4f  fact "
-      "%.4f (%d)  solves %.4f (%d)  trials %d\n",
+      "%.4f (%d)  solves %.4f (%d)  trials %d  reused %d  krylov %d\n",
       k,
       fcsn::ToString(summary.status),
       summary.iterations,
@@ -158,7 +162,9 @@ void PrintStep(int k,
       summary.factorizations,
       summary.timings.linear_solve,
       summary.linear_solves,
-      summary.line_search_trials);
+      summary.line_search_trials,
+      summary.reused_factor_directions,
+      summary.krylov_iterations);
 }
 
 // Steps the wall args.steps times with one Solver; "" or the error.
@@ -209,7 +215,7 @@ void PrintReport(const Args& args,
   for (double s : tally.seconds) mean += s / counted;
   std::printf(
       "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
-      "--precision %s --ordering %s%s\n"
+      "--precision %s --ordering %s%s --krylov-reuse %d\n"
       "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
       "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
       args.steps,
@@ -220,6 +226,7 @@ void PrintReport(const Args& args,
       args.precision.c_str(),
       args.ordering.c_str(),
       args.extrapolate ? " --extrapolate" : "",
+      args.krylov_reuse,
       wall.n(),
       wall.nc(),
       args.skip + 1,
@@ -240,7 +247,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warm_steps [--steps N] [--refine F] [--tolerance "
                  "TOL] [--solver S] [--skip K] [--precision P] [--ordering O] "
-                 "[--per-step] [--extrapolate]\n");
+                 "[--per-step] [--extrapolate] [--krylov-reuse K]\n");
     return 2;
   }
   std::string error;
@@ -262,6 +269,7 @@ int main(int argc, char** argv) {
   options.linear_solver.precision = *precision;
   options.linear_solver.ordering = *ordering;
   options.record_history = false;
+  options.krylov_reuse_iterations = args.krylov_reuse;
   Tally tally;
   error = RunSteps(args, options, wall.get(), &tally);
   if (!error.empty()) {

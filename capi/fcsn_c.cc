@@ -159,6 +159,7 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   o.max_iterations = s.max_iterations;
   o.nsgs.max_sweeps = s.nsgs_max_sweeps;
   o.time_limit_seconds = s.time_limit_seconds;
+  o.krylov_reuse_iterations = s.krylov_reuse_iterations;
   static_assert(FCSN_MPI_COMM_WORLD == fcsn::kMpiCommWorld);
   o.linear_solver.mpi_communicator = s.mpi_comm;
   // C users read results through fcsn_get_info; no per-iteration history.
@@ -411,6 +412,7 @@ void fcsn_default_settings(fcsn_settings* settings) {
   settings->time_limit_seconds = o.time_limit_seconds;
   settings->mpi_comm = o.linear_solver.mpi_communicator;
   settings->cold_start = static_cast<int>(o.cold_start);
+  settings->krylov_reuse_iterations = o.krylov_reuse_iterations;
 }
 
 int fcsn_validate(const fcsn_problem* problem,

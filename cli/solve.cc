@@ -39,6 +39,7 @@ struct SolveArgs {
   int max_iter = SolverOptions().max_iterations;
   double time_limit = 0.0;  // 0: none
   double regularization = SolverOptions().singular_regularization;
+  int krylov_reuse = SolverOptions().krylov_reuse_iterations;
   double rho_factor = SolverOptions().rho.factor;
   double rho_boost = SolverOptions().rho.initial_boost;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
@@ -111,6 +112,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.rho.initial_boost = args.rho_boost;
   options.tolerance = args.tol;
   options.singular_regularization = args.regularization;
+  options.krylov_reuse_iterations = args.krylov_reuse;
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
   options.linear_solver.low_rank_tolerance = args.low_rank;
@@ -211,6 +213,8 @@ nlohmann::json SummaryJson(const std::string& file,
       {"accepted_line_search_failures", s.accepted_line_search_failures},
       {"refinement_steps", s.refinement_steps},
       {"precision_fallbacks", s.precision_fallbacks},
+      {"reused_factor_directions", s.reused_factor_directions},
+      {"krylov_iterations", s.krylov_iterations},
       {"timings",
        {{"setup", s.timings.setup},
         {"analysis", s.timings.analysis},
@@ -490,6 +494,12 @@ void RegisterSolveCommand(CLI::App& app) {
       ->add_option("--regularization",
                    args->regularization,
                    "Proximal weight on r when J is singular (0: off)")
+      ->capture_default_str();
+  command
+      ->add_option("--krylov-reuse",
+                   args->krylov_reuse,
+                   "Try FGMRES on the previous factors of J for at most this "
+                   "many iterations before refactorizing (0: off)")
       ->capture_default_str();
   command
       ->add_option("--warm-sweeps",

@@ -213,6 +213,22 @@ LinearSolverStatus LinearSolver::Factorize(const double* values,
 
 LinearSolverStatus LinearSolver::Solve(Eigen::VectorXd* rhs,
                                        std::string* message) {
+  return CheckedSolve(/*unrefined=*/false, rhs, message);
+}
+
+LinearSolverStatus LinearSolver::SolveUnrefined(Eigen::VectorXd* rhs,
+                                                std::string* message) {
+  return CheckedSolve(/*unrefined=*/true, rhs, message);
+}
+
+LinearSolverStatus LinearSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
+                                                  std::string* message) {
+  return DoSolve(rhs, message);
+}
+
+LinearSolverStatus LinearSolver::CheckedSolve(bool unrefined,
+                                              Eigen::VectorXd* rhs,
+                                              std::string* message) {
   if (!factorized_) {
     return Report(LinearSolverStatus::kNotReady,
                   analyzed_ ? "Solve called without a successful Factorize"
@@ -226,7 +242,9 @@ LinearSolverStatus LinearSolver::Solve(Eigen::VectorXd* rhs,
   ++stats_.solves;
   refactorization_seconds_ = 0;
   LinearSolverStatus status = LinearSolverStatus::kSuccess;
-  if (pattern_.n > 0) status = DoSolve(rhs, message);
+  if (pattern_.n > 0) {
+    status = unrefined ? DoSolveUnrefined(rhs, message) : DoSolve(rhs, message);
+  }
   if (status == LinearSolverStatus::kSuccess && !rhs->allFinite()) {
     status = Report(LinearSolverStatus::kSingular,
                     "the solve produced non-finite entries: the matrix is "

@@ -199,6 +199,13 @@ class LinearSolver {
   // rhs := J^-1 rhs with the last successful factorization; size n.
   LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
                            std::string* message);
+  // rhs := (L U)^-1 rhs with the stored factors as they are: the same as
+  // Solve() except under FactorizationPrecision::kMixed, where the
+  // single-precision factors are applied once without the refinement in double
+  // (relative error ~ cond(J) eps_single, no fallback): a preconditioner, e.g.
+  // for a Krylov solve of a nearby matrix, not a solution. Counted in solves.
+  LinearSolverStatus SolveUnrefined(Eigen::VectorXd* rhs_in_solution_out,
+                                    std::string* message);
   const LinearSolverStats& stats() const { return stats_; }
 
  protected:
@@ -229,6 +236,13 @@ class LinearSolver {
   // After a successful DoFactorize; *rhs has n finite entries.
   virtual LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
                                      std::string* message) = 0;
+  // As DoSolve, without refinement; DoSolve unless the backend refines.
+  virtual LinearSolverStatus DoSolveUnrefined(Eigen::VectorXd* rhs,
+                                              std::string* message);
+  // Solve() and SolveUnrefined(): the checks, counters and timings.
+  LinearSolverStatus CheckedSolve(bool unrefined,
+                                  Eigen::VectorXd* rhs,
+                                  std::string* message);
 
   SparsityPattern pattern_;
   bool analyzed_ = false;

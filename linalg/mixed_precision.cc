@@ -117,6 +117,11 @@ LinearSolverStatus MixedPrecisionFactorization::Solve(Eigen::VectorXd* rhs,
   return high_->Solve(rhs, message);
 }
 
+LinearSolverStatus MixedPrecisionFactorization::SolveUnrefined(
+    Eigen::VectorXd* rhs, std::string* message) {
+  return use_low_ ? low_->Solve(rhs, message) : high_->Solve(rhs, message);
+}
+
 bool MixedPrecisionFactorization::Refine(Eigen::VectorXd* rhs,
                                          std::string* message) {
   b_ = *rhs;

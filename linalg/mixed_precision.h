@@ -80,6 +80,9 @@ class MixedPrecisionFactorization final : public NumericFactorization {
   LinearSolverStatus Factorize(const double* values,
                                std::string* message) override;
   LinearSolverStatus Solve(Eigen::VectorXd* rhs, std::string* message) override;
+  // rhs := LU^-1 rhs with the current factors once, without refinement or
+  // fallback (LinearSolver::SolveUnrefined).
+  LinearSolverStatus SolveUnrefined(Eigen::VectorXd* rhs, std::string* message);
   bool factorized() const override;
 
   // True when the current factors are the single-precision ones.

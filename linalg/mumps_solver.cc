@@ -399,6 +399,13 @@ LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
   return status;
 }
 
+LinearSolverStatus MumpsSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
+                                                 std::string* message) {
+  Impl& m = *impl_;
+  if (!m.single_enabled) return m.dbl.Solve(rhs, message);
+  return m.mixed.SolveUnrefined(rhs, message);
+}
+
 LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
                                         std::string* message) {
   Impl& m = *impl_;

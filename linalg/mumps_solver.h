@@ -79,6 +79,8 @@ class MumpsSolver final : public LinearSolver {
                                  std::string* message) override;
   LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
                              std::string* message) override;
+  LinearSolverStatus DoSolveUnrefined(Eigen::VectorXd* rhs,
+                                      std::string* message) override;
 
   std::unique_ptr<Impl> impl_;
 };

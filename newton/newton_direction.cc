@@ -1,6 +1,7 @@
 #include "newton/newton_direction.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace fcsn::internal {
 
@@ -13,6 +14,18 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
                                             std::string* message) {
   const bool may_regularize = options.singular_regularization > 0.0;
   regularized_ = false;
+  // The merit of the previous iterate, for MayReuse and the forcing term.
+  const double previous_merit = previous_merit_;
+  previous_merit_ = merit;
+  if (MayReuse(options, run, merit, previous_merit) &&
+      ReuseFactors(system,
+                   linear,
+                   run,
+                   DG,
+                   options.krylov_reuse_iterations,
+                   ForcingTerm(merit, previous_merit))) {
+    return LinearSolverStatus::kSuccess;
+  }
   LinearSolverStatus status =
       Factorize(may_regularize, system, linear, run, message);
   previous_singular_ = status == LinearSolverStatus::kSingular;
@@ -30,6 +43,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
     if (status == LinearSolverStatus::kSuccess)
       status = Solve(linear, run, DG, message);
   }
+  reusable_factors_ = status == LinearSolverStatus::kSuccess;
   if (status != LinearSolverStatus::kSuccess) return status;
   // Slope of the merit along d: exact direction -> -||DG||^2; regularized ->
   // (DG)^T D J d.
@@ -41,6 +55,95 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
     slope_ = DG.dot(DJd_);
   }
   return status;
+}
+
+bool NewtonDirection::MayReuse(const SolverOptions& options,
+                               const SolveRun& run,
+                               double merit,
+                               double previous_merit) const {
+  // Only while the merit contracts at least this much per iteration: there the
+  // iteration is local and an inexact direction keeps its rate; elsewhere
+  // inexact directions led the semismooth iteration into a cycle (100
+  // iterations instead of 10 on a refine-2 wall shear step,
+  // bench/results/krylov_reuse.md).
+  constexpr double kContraction = 0.5;
+  // M distributed: the products by J are collective and FGMRES' decisions
+  // would have to agree over the ranks; not supported (documented at
+  // SolverOptions::krylov_reuse_iterations).
+  return options.krylov_reuse_iterations > 0 && reusable_factors_ &&
+         run.distributed_m == nullptr && merit <= kContraction * previous_merit;
+}
+
+double NewtonDirection::ForcingTerm(double merit, double previous_merit) {
+  // Eisenstat-Walker choice 2 with their gamma = 0.9, alpha = 2: eta follows
+  // the square of the merit's contraction, so the inexact iteration keeps the
+  // rate of the exact one. Their safeguard max(eta_k, gamma eta_{k-1}^2)
+  // only acts above 0.1, beyond kMaxForcing, and is left out.
+  constexpr double kGamma = 0.9;
+  constexpr double kAlpha = 2.0;
+  // 0.1 gave 10-13 Newton iterations instead of 7 on the refine-2 warm shear
+  // steps, 0.03 up to 12; 0.01 keeps the count (bench/results/krylov_reuse.md).
+  constexpr double kMaxForcing = 1e-2;
+  return std::min(kMaxForcing,
+                  kGamma * std::pow(merit / previous_merit, kAlpha));
+}
+
+void NewtonDirection::MultiplyScaled(const NewtonSystem& system,
+                                     const SolveRun& run,
+                                     const Eigen::VectorXd& y,
+                                     Eigen::VectorXd* DJCy) {
+  const int n = run.problem->n();
+  const int m = run.problem->m();
+  Cy_ = y;
+  Cy_.head(n) *= run.column_v;
+  Cy_.tail(m) *= run.column_r;
+  system.Multiply(Cy_, &Jd_);
+  DJCy->resize(Jd_.size());
+  Weigh(run, Jd_, DJCy);
+}
+
+bool NewtonDirection::ReuseFactors(const NewtonSystem& system,
+                                   LinearSolver* linear,
+                                   const SolveRun& run,
+                                   const Eigen::VectorXd& DG,
+                                   int budget,
+                                   double eta) {
+  SolverSummary& summary = *run.summary;
+  ScopedTimer timer(&summary.timings.linear_solve);
+  auto multiply = [&](const Eigen::VectorXd& y, Eigen::VectorXd* out) {
+    MultiplyScaled(system, run, y, out);
+  };
+  std::string ignored;  // a failed preconditioner only means: factorize
+  auto precondition = [&](Eigen::VectorXd* x) {
+    ++summary.linear_solves;
+    return linear->SolveUnrefined(x, &ignored);
+  };
+  const Eigen::VectorXd b = -DG;
+  const GmresResult result =
+      Gmres(multiply,
+            precondition,
+            b,
+            GmresOptions{budget, eta, /*give_up_early=*/true},
+            &y_);
+  summary.krylov_iterations += result.iterations;
+  if (result.status != LinearSolverStatus::kSuccess) {
+    reusable_factors_ = false;
+    return false;
+  }
+  if (!result.converged) return false;
+  // The true residual: FGMRES' recurrence only estimates it.
+  MultiplyScaled(system, run, y_, &DJd_);
+  if (!((DJd_ - b).norm() <= eta * b.norm())) return false;
+  d_ = y_;
+  d_.head(run.problem->n()) *= run.column_v;
+  d_.tail(run.problem->m()) *= run.column_r;
+  slope_ = DG.dot(DJd_);
+  // The factors serve once: from two iterates back they rarely met eta on
+  // the walls, and chains of reused directions cycled
+  // (bench/results/krylov_reuse.md).
+  reusable_factors_ = false;
+  ++summary.reused_factor_directions;
+  return true;
 }
 
 LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,

@@ -17,8 +17,28 @@
 // in the solve (its double-precision refactorization); the regularization is
 // then tried once more.
 //
+// With SolverOptions::krylov_reuse_iterations = K > 0, an iteration k >= 1 of
+// a run first tries the factors of the previous iterate's J (possibly
+// regularized) as the preconditioner P of FGMRES (linalg/gmres.h) on
+// D J C y = -D G, P^-1 one unrefined solve (LinearSolver::SolveUnrefined):
+// only contact rows change between iterates, so P^-1 D J C is close to the
+// identity. The direction is accepted when the true relative residual
+//
+//   ||D G + D J C y|| <= eta_k ||D G||
+//
+// within K inner iterations (an inexact Newton direction; FGMRES gives up
+// earlier when its rate predicts K will not do); otherwise J is factorized as
+// above. eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
+// 1996), eta_k = min(0.01, 0.9 (||D G_k|| / ||D G_{k-1}||)^2), which keeps the
+// local superlinear rate of the exact iteration. Tried only
+//   * while the merit contracts: ||D G_k|| <= 0.5 ||D G_{k-1}|| (the local
+//     regime of inexact Newton theory);
+//   * once per factorization: the factors are those of iterate k - 1;
+//   * when M is not distributed (the products by J are collective there).
+// The constants are measured choices, see newton_direction.cc.
+//
 // The slope of the merit theta = 1/2 ||D G||^2 along d: -||D G||^2 for an
-// exact direction, (D G)^T D J d for a regularized one.
+// exact direction, (D G)^T D J d for a regularized or inexact one.
 //
 // Usage (inside the Newton driver, J evaluated at the iterate):
 //   NewtonDirection direction;
@@ -35,6 +55,7 @@
 #include <vector>
 
 #include "fcsn/options.h"
+#include "linalg/gmres.h"
 #include "linalg/linear_solver.h"
 #include "newton/newton_system.h"
 #include "newton/solve_run.h"
@@ -44,7 +65,11 @@ namespace fcsn::internal {
 class NewtonDirection {
  public:
   // Forgets the previous iteration's singular J (a new Newton run or rho).
-  void Reset() { previous_singular_ = false; }
+  void Reset() {
+    previous_singular_ = false;
+    reusable_factors_ = false;
+    previous_merit_ = 0.0;
+  }
 
   // The direction at the iterate whose J the system holds (Evaluate with the
   // Jacobian) and whose weighted residual is DG, merit = ||DG||. Counts
@@ -76,6 +101,28 @@ class NewtonDirection {
                                           const SolveRun& run,
                                           double merit,
                                           std::string* message);
+  // Whether the iterate of weighted residual norm `merit` tries the last
+  // factors (the conditions in the header comment).
+  bool MayReuse(const SolverOptions& options,
+                const SolveRun& run,
+                double merit,
+                double previous_merit) const;
+  // eta_k from the merits of the iterate and of the previous one.
+  static double ForcingTerm(double merit, double previous_merit);
+  // True and d, slope set when FGMRES on the last factors reaches eta within
+  // `budget` iterations; false (and the factors not reusable after a
+  // preconditioner failure) otherwise.
+  bool ReuseFactors(const NewtonSystem& system,
+                    LinearSolver* linear,
+                    const SolveRun& run,
+                    const Eigen::VectorXd& DG,
+                    int budget,
+                    double eta);
+  // *DJCy = D J C y with the current values of J.
+  void MultiplyScaled(const NewtonSystem& system,
+                      const SolveRun& run,
+                      const Eigen::VectorXd& y,
+                      Eigen::VectorXd* DJCy);
   // d = C y with (D J C) y = -D G on the current factors.
   LinearSolverStatus Solve(LinearSolver* linear,
                            const SolveRun& run,
@@ -83,10 +130,14 @@ class NewtonDirection {
                            std::string* message);
 
   std::vector<double> scaled_values_, regularized_values_;
-  Eigen::VectorXd d_, Jd_, DJd_;
+  Eigen::VectorXd d_, Jd_, DJd_, Cy_, y_;
   double slope_ = 0.0;
   bool previous_singular_ = false;
   bool regularized_ = false;
+  // The linear solver holds the factors of the previous iterate's J (or of
+  // its regularized matrix), not yet reused.
+  bool reusable_factors_ = false;
+  double previous_merit_ = 0.0;  // ||D G|| at the previous Compute()
 };
 
 }  // namespace fcsn::internal

@@ -37,6 +37,12 @@ std::string ValidateTopLevel(const SolverOptions& options) {
                      options.singular_regularization,
                      "must lie in [0, 1)");
   }
+  if (options.krylov_reuse_iterations < 0 ||
+      options.krylov_reuse_iterations > 100) {
+    return Violation("krylov_reuse_iterations",
+                     options.krylov_reuse_iterations,
+                     "must lie in [0, 100]");
+  }
   return "";
 }
 

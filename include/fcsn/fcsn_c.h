@@ -131,6 +131,9 @@ typedef struct fcsn_settings {
   double time_limit_seconds; /* > 0 per solve; INFINITY (none) */
   int mpi_comm; /* MPI flavour only: MPI_Comm_c2f(comm); FCSN_MPI_COMM_WORLD */
   int cold_start; /* fcsn_cold_start; FCSN_COLD_START_AUTO */
+  /* FGMRES iterations on the previous factors of J before refactorizing,
+     in [0, 100]; 0 (off) */
+  int krylov_reuse_iterations;
 } fcsn_settings;
 
 /* fcsn_settings.mpi_comm standing for MPI_COMM_WORLD (fcsn::kMpiCommWorld). */

@@ -266,6 +266,20 @@ struct SolverOptions {
   // elsewhere (bench/results/gravity_steps.md). NSGS (SolverType::kNsgs)
   // starts from r = 0 whatever the choice.
   ColdStart cold_start = ColdStart::kAuto;
+  // Newton directions without a new factorization: while the merit contracts
+  // (||D G_k|| <= ||D G_{k-1}|| / 2), iteration k first solves
+  // D J_k C y = -D G_k by FGMRES preconditioned with the factors of J_{k-1},
+  // to the Eisenstat-Walker relative residual eta_k <= 0.01 (an inexact
+  // Newton direction, whose true slope the line search uses), in at most this
+  // many inner iterations (one single-precision triangular solve and one
+  // product by J each, ~1/20 of a factorization at refine 2); when FGMRES does
+  // not get there, J_k is factorized as usual (newton/newton_direction.h).
+  // 0 (default): every iteration factorizes. 10 saves ~10 % of a warm
+  // refine-2 wall shear step and costs ~3-7 % on cold ones
+  // (bench/results/krylov_reuse.md). Ignored by the Solve() overload with M
+  // distributed (LocalMatrixEntries): every iteration factorizes there.
+  // In [0, 100].
+  int krylov_reuse_iterations = 0;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;

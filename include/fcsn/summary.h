@@ -62,7 +62,12 @@ struct SolverSummary {
   int factorizations = 0;  // numeric factorizations in this solve
   int linear_solves = 0;
   int regularized_factorizations =
-      0;                   // J + delta E refactorizations after a singular J
+      0;  // J + delta E refactorizations after a singular J
+  // SolverOptions::krylov_reuse_iterations: Newton directions found by FGMRES
+  // on the previous factors (no factorization), and the inner iterations of
+  // all FGMRES runs, those that fell back to a factorization included.
+  int reused_factor_directions = 0;
+  int krylov_iterations = 0;
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
   // Restarts with an Armijo search after a stall at the final rho (RhoOptions).

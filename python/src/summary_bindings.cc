@@ -68,6 +68,8 @@ void BindSummary(py::module_& m) {
       .def_readonly("linear_solves", &S::linear_solves)
       .def_readonly("regularized_factorizations",
                     &S::regularized_factorizations)
+      .def_readonly("reused_factor_directions", &S::reused_factor_directions)
+      .def_readonly("krylov_iterations", &S::krylov_iterations)
       .def_readonly("line_search_safeguards", &S::line_search_safeguards)
       .def_readonly("accepted_line_search_failures",
                     &S::accepted_line_search_failures)

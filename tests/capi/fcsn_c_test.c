@@ -143,6 +143,7 @@ static void TestDefaults(void) {
   CHECK(s.nsgs_max_sweeps > 0);
   CHECK(isinf(s.time_limit_seconds) && s.time_limit_seconds > 0);
   CHECK(s.cold_start == FCSN_COLD_START_AUTO);
+  CHECK(s.krylov_reuse_iterations == 0);
   fcsn_default_settings(NULL); /* no crash */
 }
 
@@ -336,6 +337,11 @@ static void TestInvalidInput(void) {
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) ==
         FCSN_INVALID_SETTINGS);
   CHECK(strstr(message, "cold_start") != NULL);
+  s = TightSettings();
+  s.krylov_reuse_iterations = -1;
+  CHECK(fcsn_validate(&p, &s, message, sizeof(message)) ==
+        FCSN_INVALID_SETTINGS);
+  CHECK(strstr(message, "krylov_reuse_iterations") != NULL);
   s = TightSettings();
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) == FCSN_OK);
   CHECK(strcmp(message, "") == 0);

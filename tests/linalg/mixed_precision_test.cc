@@ -120,6 +120,31 @@ TEST_F(MixedPrecisionTest, RefinementReachesDoublePrecisionAccuracy) {
   EXPECT_EQ(mixed_->refactorization_seconds(), 0.0);
 }
 
+TEST_F(MixedPrecisionTest, UnrefinedSolveIsOneSinglePrecisionSolve) {
+  SetUpFor(RandomUnsymmetric(120, 3, 0.2, 5));
+  ASSERT_EQ(Factorize(), LinearSolverStatus::kSuccess);
+  std::srand(9);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(system_.pattern.n);
+  Eigen::VectorXd x = b;
+  std::string message;
+  ASSERT_EQ(mixed_->SolveUnrefined(&x, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(low_->solves, 1);
+  EXPECT_EQ(mixed_->refinement_steps(), 0);
+  // Single-precision accuracy (eps 6e-8), not the refined 1e-14.
+  const double error =
+      BackwardError(ToEigen(system_.pattern, system_.values), x, b);
+  EXPECT_GT(error, tolerance_);
+  EXPECT_LE(error, 1e-5);
+  // With the double factors (after a fallback) it is their solve.
+  low_->forced = LinearSolverStatus::kSingular;
+  ASSERT_EQ(Factorize(), LinearSolverStatus::kSuccess);
+  x = b;
+  ASSERT_EQ(mixed_->SolveUnrefined(&x, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(high_->solves, 1);
+  EXPECT_LE(BackwardError(ToEigen(system_.pattern, system_.values), x, b),
+            1e-12);
+}
+
 TEST_F(MixedPrecisionTest, StalledRefinementRefactorizesInDoubleOnce) {
   SetUpFor(RandomUnsymmetric(120, 3, 0.2, 5));
   low_->solve_scale = 3.0;

@@ -233,6 +233,22 @@ def test_cold_start_reaches_the_solver():
         fcsn.make_options(cold_start="warm")
 
 
+def test_krylov_reuse_reaches_the_solver():
+    # Off by default; on, Example1 (Newton) reuses factors for some
+    # directions and still converges.
+    assert fcsn.SolverOptions().krylov_reuse_iterations == 0
+    p = fcsn.read_fclib(problem_path("GFC3D_Example1.hdf5"))
+    off = fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
+                     options=fcsn.make_options(solver="nsn"))
+    assert off.summary.reused_factor_directions == 0
+    assert off.summary.krylov_iterations == 0
+    o = fcsn.make_options(solver="nsn", krylov_reuse_iterations=20)
+    assert o.krylov_reuse_iterations == 20
+    on = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
+    assert on.converged and on.error <= o.tolerance
+    assert on.summary.krylov_iterations >= on.summary.reused_factor_directions
+
+
 def test_an_all_zero_guess_is_no_guess():
     # CubeH8 rests (w = 0): the default auto start closes its contacts and
     # saves an iteration over the zero start; a guess of exactly zero counts

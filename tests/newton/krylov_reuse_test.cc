@@ -1,0 +1,226 @@
+// SolverOptions::krylov_reuse_iterations (newton/newton_direction.h): Newton
+// directions by FGMRES on the previous factors of J. At the direction level:
+// once the merit contracts, a reused direction is an inexact Newton direction
+// within its forcing term, its slope is the true (D G)^T D J d, no
+// factorization is done for it, and the factors serve once.
+// At the solver level: every shared problem converges by the criterion of
+// formulations.md §9.1 with reuse on, the reuse path is taken, a budget too
+// small for the forcing term falls back to factorizations, and the default
+// (off) never enters it.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "fcsn/error_measures.h"
+#include "fcsn/options.h"
+#include "fcsn/solver.h"
+#include "linalg/linear_solver.h"
+#include "newton/newton_direction.h"
+#include "newton/newton_system.h"
+#include "newton/solve_run.h"
+#include "shared_problem.h"
+#include "test_problems.h"
+#include "test_util.h"
+
+namespace fcsn {
+namespace {
+
+// A lattice's system at a pseudo-random iterate, with row weights and column
+// scales far from 1 so that a slip of D or C in the reuse path shows.
+class ReusedDirectionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    problem_ = testing::MakeLatticeOnFloor(3, 3, 2, 0.4, 1.2, 1e-3);
+    system_.Build(problem_);
+    system_.SetMatrixValues(problem_);
+    run_.problem = &problem_;
+    run_.summary = &summary_;
+    run_.weight_eq = 0.5;
+    run_.weight_contact = 4.0;
+    run_.column_v = 3.0;
+    run_.column_r = 0.25;
+    run_.newton_rho = Eigen::VectorXd::Ones(problem_.m());
+    std::mt19937 generator(7);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    run_.v = Eigen::VectorXd::NullaryExpr(problem_.n(),
+                                          [&] { return uniform(generator); });
+    run_.r = Eigen::VectorXd::NullaryExpr(problem_.m(),
+                                          [&] { return uniform(generator); });
+    options_.linear_solver.type = LinearSolverType::kEigenLU;
+    std::string message;
+    linear_ = internal::LinearSolver::Create(options_.linear_solver, &message);
+    ASSERT_NE(linear_, nullptr) << message;
+    ASSERT_EQ(linear_->Analyze(system_.pattern(), &message),
+              internal::LinearSolverStatus::kSuccess)
+        << message;
+  }
+
+  // J and D G at run_.(v, r).
+  void Evaluate() {
+    system_.Evaluate(problem_,
+                     options_.formulation,
+                     run_.newton_rho,
+                     run_.v,
+                     run_.r,
+                     /*with_jacobian=*/true);
+    DG_.resize(problem_.n() + problem_.m());
+    internal::Weigh(run_, system_.residual(), &DG_);
+  }
+
+  internal::LinearSolverStatus Compute() {
+    std::string message;
+    return direction_.Compute(
+        options_, system_, linear_.get(), run_, DG_, DG_.norm(), &message);
+  }
+
+  // Exact Newton steps (reuse off) from run_.(v, r) until one contracts the
+  // merit by 2 at least, where the reuse may start; false if none does.
+  bool StepUntilContracting() {
+    options_.krylov_reuse_iterations = 0;
+    direction_.Reset();
+    Evaluate();
+    for (int k = 0; k < 30; ++k) {
+      if (Compute() != internal::LinearSolverStatus::kSuccess) return false;
+      const double previous = DG_.norm();
+      Step(1.0);
+      Evaluate();
+      if (DG_.norm() <= 0.5 * previous && DG_.norm() > 0.0) return true;
+    }
+    return false;
+  }
+
+  // D J d with the current values, computed here.
+  Eigen::VectorXd WeightedProduct(const Eigen::VectorXd& d) const {
+    Eigen::VectorXd Jd, DJd(d.size());
+    system_.Multiply(d, &Jd);
+    internal::Weigh(run_, Jd, &DJd);
+    return DJd;
+  }
+
+  void Step(double alpha) {
+    run_.v += alpha * direction_.d().head(problem_.n());
+    run_.r += alpha * direction_.d().tail(problem_.m());
+  }
+
+  GlobalProblem problem_;
+  internal::NewtonSystem system_;
+  SolverSummary summary_;
+  internal::SolveRun run_;
+  SolverOptions options_;
+  std::unique_ptr<internal::LinearSolver> linear_;
+  internal::NewtonDirection direction_;
+  Eigen::VectorXd DG_;
+};
+
+TEST_F(ReusedDirectionTest, ReusedDirectionIsInexactNewtonWithItsTrueSlope) {
+  ASSERT_TRUE(StepUntilContracting());
+  const int factorizations = summary_.factorizations;
+  // Budget n + m: FGMRES is then exact at the latest at breakdown, so the
+  // reuse cannot fail for lack of iterations.
+  ASSERT_LE(problem_.n() + problem_.m(), 100);
+  options_.krylov_reuse_iterations = 100;
+  ASSERT_EQ(Compute(), internal::LinearSolverStatus::kSuccess);
+  EXPECT_EQ(summary_.factorizations, factorizations);
+  EXPECT_EQ(summary_.reused_factor_directions, 1);
+  EXPECT_GE(summary_.krylov_iterations, 1);
+  const Eigen::VectorXd DJd = WeightedProduct(direction_.d());
+  // Within the largest forcing term 0.01, and the slope the exact one of the
+  // inexact direction (not -||D G||^2).
+  EXPECT_LE((DG_ + DJd).norm(), 0.01 * DG_.norm());
+  EXPECT_NEAR(direction_.slope(), DG_.dot(DJd), 1e-12 * DG_.squaredNorm());
+  EXPECT_LT(direction_.slope(), 0.0);
+  // The factors serve once: the next iterate factorizes, contracting or not.
+  Step(1.0);
+  Evaluate();
+  ASSERT_EQ(Compute(), internal::LinearSolverStatus::kSuccess);
+  EXPECT_EQ(summary_.factorizations, factorizations + 1);
+  EXPECT_EQ(summary_.reused_factor_directions, 1);
+}
+
+TEST_F(ReusedDirectionTest, ResetForgetsTheFactors) {
+  ASSERT_TRUE(StepUntilContracting());
+  const int factorizations = summary_.factorizations;
+  options_.krylov_reuse_iterations = 100;
+  direction_.Reset();  // a new run: the factors belong to another J
+  ASSERT_EQ(Compute(), internal::LinearSolverStatus::kSuccess);
+  EXPECT_EQ(summary_.factorizations, factorizations + 1);
+  EXPECT_EQ(summary_.reused_factor_directions, 0);
+  EXPECT_EQ(direction_.slope(), -DG_.squaredNorm());
+}
+
+// Sums of the counters over the shared problems, and convergence of each.
+struct Totals {
+  int iterations = 0, factorizations = 0, reused = 0, krylov = 0;
+};
+
+Totals SolveSharedProblems(const SolverOptions& options) {
+  Totals totals;
+  std::string error;
+  for (const char* file : testing::kSharedProblemFiles) {
+    SCOPED_TRACE(file);
+    const GlobalProblem p = testing::ReadSharedProblem(file);
+    Solution x;
+    const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
+    EXPECT_EQ(s.status, SolverStatus::kConverged) << s.message;
+    double q_free_norm = 0.0;
+    EXPECT_TRUE(ComputeQFreeNorm(p, &q_free_norm, &error)) << error;
+    const ErrorMeasures e = ComputeErrorMeasures(p, x.v, x.r, q_free_norm);
+    EXPECT_TRUE(e.Converged(options.tolerance)) << e.Worst();
+    // Each Newton iteration took its direction from a factorization or from
+    // the reused factors.
+    EXPECT_GE(s.factorizations + s.reused_factor_directions, s.iterations);
+    EXPECT_LE(s.reused_factor_directions, s.krylov_iterations);
+    totals.iterations += s.iterations;
+    totals.factorizations += s.factorizations;
+    totals.reused += s.reused_factor_directions;
+    totals.krylov += s.krylov_iterations;
+  }
+  return totals;
+}
+
+TEST(KrylovReuseTest, SharedProblemsConvergeWithReusedFactors) {
+  for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
+    SCOPED_TRACE(ToString(solver));
+    SolverOptions options;
+    options.solver = solver;
+    options.krylov_reuse_iterations = 20;
+    const Totals totals = SolveSharedProblems(options);
+    EXPECT_GT(totals.reused, 0);
+    EXPECT_LT(totals.factorizations, totals.iterations + totals.reused);
+  }
+}
+
+TEST(KrylovReuseTest, TooSmallABudgetFallsBackToFactorizations) {
+  // One inner iteration per attempt: the attempts are the Krylov iterations,
+  // and those that did not reach the forcing term factorized J instead.
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.krylov_reuse_iterations = 1;
+  const Totals totals = SolveSharedProblems(options);
+  EXPECT_GT(totals.krylov - totals.reused, 0);
+}
+
+TEST(KrylovReuseTest, OffByDefault) {
+  EXPECT_EQ(SolverOptions().krylov_reuse_iterations, 0);
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  const Totals totals = SolveSharedProblems(options);
+  EXPECT_EQ(totals.reused, 0);
+  EXPECT_EQ(totals.krylov, 0);
+}
+
+TEST(KrylovReuseTest, ValidateBoundsTheBudget) {
+  SolverOptions options;
+  options.krylov_reuse_iterations = -1;
+  EXPECT_NE(options.Validate().find("krylov_reuse_iterations"),
+            std::string::npos);
+  options.krylov_reuse_iterations = 101;
+  EXPECT_NE(options.Validate().find("krylov_reuse_iterations"),
+            std::string::npos);
+  options.krylov_reuse_iterations = 100;
+  EXPECT_EQ(options.Validate(), "");
+}
+
+}  // namespace
+}  // namespace fcsn
