@@ -10,6 +10,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fcsn {
@@ -23,8 +24,9 @@ struct Case {
   std::function<void(SolverOptions*)> change;
 };
 
-// One case per way out of each range (every branch of every check).
-std::vector<Case> InvalidCases() {
+// One case per way out of each range (every branch of every check), by
+// options struct, in the order Validate() checks the fields.
+std::vector<Case> InvalidSolverCases() {
   return {
       {"SolverOptions::tolerance", [](SolverOptions* o) { o->tolerance = 0; }},
       {"SolverOptions::tolerance", [](SolverOptions* o) { o->tolerance = 1; }},
@@ -42,6 +44,11 @@ std::vector<Case> InvalidCases() {
        [](SolverOptions* o) { o->singular_regularization = 1; }},
       {"SolverOptions::singular_regularization",
        [](SolverOptions* o) { o->singular_regularization = kNaN; }},
+  };
+}
+
+std::vector<Case> InvalidRhoCases() {
+  return {
       {"rho.value", [](SolverOptions* o) { o->rho.value = 0; }},
       {"rho.value", [](SolverOptions* o) { o->rho.value = kInf; }},
       {"rho.factor", [](SolverOptions* o) { o->rho.factor = -1; }},
@@ -59,6 +66,11 @@ std::vector<Case> InvalidCases() {
        [](SolverOptions* o) { o->rho.boost_stall_ratio = 0; }},
       {"rho.boost_stall_ratio",
        [](SolverOptions* o) { o->rho.boost_stall_ratio = 1.5; }},
+  };
+}
+
+std::vector<Case> InvalidLineSearchCases() {
+  return {
       {"line_search.sufficient_decrease",
        [](SolverOptions* o) { o->line_search.sufficient_decrease = 0; }},
       {"line_search.sufficient_decrease",
@@ -86,6 +98,11 @@ std::vector<Case> InvalidCases() {
        [](SolverOptions* o) { o->line_search.min_step = 0; }},
       {"line_search.min_step",
        [](SolverOptions* o) { o->line_search.min_step = 1; }},
+  };
+}
+
+std::vector<Case> InvalidLinearSolverAndNsgsCases() {
+  return {
       {"LinearSolverOptions::max_refinement_steps",
        [](SolverOptions* o) { o->linear_solver.max_refinement_steps = 0; }},
       {"nsgs.max_sweeps", [](SolverOptions* o) { o->nsgs.max_sweeps = -1; }},
@@ -97,6 +114,11 @@ std::vector<Case> InvalidCases() {
        [](SolverOptions* o) { o->nsgs.local_tolerance = 0; }},
       {"nsgs.local_tolerance",
        [](SolverOptions* o) { o->nsgs.local_tolerance = 1; }},
+  };
+}
+
+std::vector<Case> InvalidHybridCases() {
+  return {
       {"hybrid.warm_sweeps_with_guess",
        [](SolverOptions* o) { o->hybrid.warm_sweeps_with_guess = -1; }},
       {"hybrid.warm_contraction_window",
@@ -124,6 +146,18 @@ std::vector<Case> InvalidCases() {
       {"hybrid.max_fallbacks",
        [](SolverOptions* o) { o->hybrid.max_fallbacks = -1; }},
   };
+}
+
+std::vector<Case> InvalidCases() {
+  std::vector<Case> cases;
+  for (auto group : {InvalidSolverCases,
+                     InvalidRhoCases,
+                     InvalidLineSearchCases,
+                     InvalidLinearSolverAndNsgsCases,
+                     InvalidHybridCases}) {
+    for (Case& c : group()) cases.push_back(std::move(c));
+  }
+  return cases;
 }
 
 TEST(SolverOptionsTest, DefaultsAreValid) {
