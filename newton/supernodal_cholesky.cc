@@ -66,13 +66,14 @@ cholmod_sparse LowerView(const SparseMatrix& M) {
   return A;
 }
 
-// Workspace of the batched reach solves; Y and marked are zero between
+// Workspace of the batched reach solves; Y is zero and last[] is -1 between
 // batches.
 struct BatchWork {
-  Panel Y;                   // n x 3 batch: L^-1 P H of the batch
-  Panel T;                   // max_below x 3 batch: L_bs Y_s
-  std::vector<char> marked;  // per supernode: in the union reach
-  std::vector<int> reach;    // the union reach, sorted
+  Panel Y;                 // n x 3 batch: L^-1 P H of the batch
+  Panel T;                 // max_below x 3 batch: L_bs Y_s
+  std::vector<int> first;  // per supernode: the first contact of the batch
+  std::vector<int> last;   // whose reach holds it, and the last; -1: none
+  std::vector<int> reach;  // the union reach, sorted
 };
 
 }  // namespace
@@ -237,10 +238,14 @@ void SupernodalCholesky::Impl::ScatterBatch(const SparseMatrix& H,
       for (SparseMatrix::InnerIterator it(H, 3 * contacts[b] + k); it; ++it) {
         const int row = position[it.row()];
         work->Y(row, 3 * b + k) += it.value();
-        for (int s = super_of[row]; s != -1 && !work->marked[s];
+        // b grows: last[s] == b means this contact already walked from s up.
+        for (int s = super_of[row]; s != -1 && work->last[s] != b;
              s = super_parent[s]) {
-          work->marked[s] = 1;
-          work->reach.push_back(s);
+          if (work->last[s] < 0) {
+            work->first[s] = b;
+            work->reach.push_back(s);
+          }
+          work->last[s] = b;
         }
       }
     }
@@ -249,14 +254,16 @@ void SupernodalCholesky::Impl::ScatterBatch(const SparseMatrix& H,
 }
 
 // On each supernode s of the reach: Y_s = L_ss^-1 Y_s, Y_below -= L_bs Y_s,
-// W_a += Y_s,a^T Y_s,a; then Y_s and marked back to zero.
+// W_a += Y_s,a^T Y_s,a; then Y_s and last[s] back to zero and -1.
 void SupernodalCholesky::Impl::SolveBatch(
     const int* contacts,
     int count,
     BatchWork* work,
     std::vector<Eigen::Matrix3d>* W) const {
   // Y is row-major, so its rows of s are the column-major width x nc block
-  // Y_s^T: Y_s^T := Y_s^T L_ss^-T, T^T := Y_s^T L_bs^T.
+  // Y_s^T: Y_s^T := Y_s^T L_ss^-T, T^T := Y_s^T L_bs^T, on the columns of the
+  // contacts first[s]..last[s] only (the others are zero on s's rows: s is
+  // not in their reach).
   const int width = static_cast<int>(work->Y.cols());
   const double one = 1.0;
   const double zero = 0.0;
@@ -264,39 +271,43 @@ void SupernodalCholesky::Impl::SolveBatch(
     int nc = Columns(s);
     int nb = Rows(s) - nc;
     int ld = Rows(s);
+    const int b0 = work->first[s];
+    const int b1 = work->last[s] + 1;
+    int m = 3 * (b1 - b0);
     const double* block = values() + px()[s];
     double* ys = work->Y.data() + static_cast<size_t>(super()[s]) * width;
-    dtrsm_("R", "L", "T", "N", &width, &nc, &one, block, &ld, ys, &width);
+    dtrsm_("R", "L", "T", "N", &m, &nc, &one, block, &ld, ys + 3 * b0, &width);
     if (nb > 0) {
       double* t = work->T.data();
       dgemm_("N",
              "T",
-             &width,
+             &m,
              &nb,
              &nc,
              &one,
-             ys,
+             ys + 3 * b0,
              &width,
              block + nc,
              &ld,
              &zero,
              t,
-             &width);
+             &m);
       const int* below = rows() + pi()[s] + nc;
       for (int i = 0; i < nb; ++i) {
-        double* yi = work->Y.data() + static_cast<size_t>(below[i]) * width;
-        const double* ti = t + static_cast<size_t>(i) * width;
-        for (int c = 0; c < width; ++c) yi[c] -= ti[c];
+        double* yi =
+            work->Y.data() + static_cast<size_t>(below[i]) * width + 3 * b0;
+        const double* ti = t + static_cast<size_t>(i) * m;
+        for (int c = 0; c < m; ++c) yi[c] -= ti[c];
       }
     }
     for (int r = 0; r < nc; ++r) {
-      for (int b = 0; b < count; ++b) {
+      for (int b = b0; b < b1; ++b) {
         const Eigen::Map<const Eigen::RowVector3d> y(ys + r * width + 3 * b);
         (*W)[contacts[b]].noalias() += y.transpose() * y;
       }
     }
     std::fill(ys, ys + static_cast<size_t>(nc) * width, 0.0);
-    work->marked[s] = 0;
+    work->last[s] = -1;
   }
 }
 
@@ -362,7 +373,8 @@ void SupernodalCholesky::DiagonalBlocks(const SparseMatrix& H,
   BatchWork work;
   work.Y = Panel::Zero(impl.n(), 3 * batch);
   work.T.resize(impl.max_below, 3 * batch);
-  work.marked.assign(impl.L->nsuper, 0);
+  work.first.assign(impl.L->nsuper, 0);
+  work.last.assign(impl.L->nsuper, -1);
   blocks->assign(nc, Eigen::Matrix3d::Zero());
   const std::vector<int> contacts =
       ContactsByFirstPivot(H, impl.position.data());
