@@ -24,9 +24,10 @@
 // factorization runs at BLAS speed.
 //
 // Contract: Factorize() fails (false, message) when M is not positive
-// definite (CHOLMOD's Cholesky stops at a nonpositive pivot) or CHOLMOD
-// fails; the caller then uses another factorization. Not thread-safe: Solve()
-// is const but uses the object's work vector.
+// definite (CHOLMOD's Cholesky stops at a nonpositive or NaN pivot) or CHOLMOD
+// fails; the factor and its analysis are then dropped and the caller uses
+// another factorization. Not thread-safe: Solve() is const but uses the
+// object's work vector. CHOLMOD never prints (Common.print = 0).
 #ifndef FCSN_NEWTON_SUPERNODAL_CHOLESKY_H_
 #define FCSN_NEWTON_SUPERNODAL_CHOLESKY_H_
 
@@ -69,9 +70,9 @@ class SupernodalCholesky {
   // The pivots d_j = L_jj^2 of P M P^T = L D' L'^T with unit L' (the D of the
   // equivalent LDL^T), in pivot order.
   Eigen::VectorXd Pivots() const;
-  // x = M^-1 b, one column at a time; x may alias nothing of b. x and b have
-  // n entries. Does not allocate once the object's work vector is sized (the
-  // first call after Factorize()).
+  // x = M^-1 b (x and b have n entries; b is read before x is written, so
+  // they may be one vector). Does not allocate: the work vector is sized by
+  // Factorize().
   void Solve(const Eigen::Ref<const Eigen::VectorXd>& b,
              Eigen::Ref<Eigen::VectorXd> x) const;
   // W_aa = H_a^T M^-1 H_a for every contact (H: n rows, 3 nc columns), by the
