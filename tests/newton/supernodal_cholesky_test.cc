@@ -5,7 +5,8 @@
 // solves, every batch size) must match the dense inverse of M; a symmetric M
 // that is not positive definite falls back to the LDL^T; an unchanged pattern
 // keeps the symbolic analysis; above kNestedDissectionMinDofs it is the
-// default, and its blocks match full solves.
+// default, its blocks match full solves, and MInverse reuses it across time
+// steps.
 #include "newton/supernodal_cholesky.h"
 
 #include <gtest/gtest.h>
@@ -153,6 +154,26 @@ TEST(SupernodalCholeskyTest, DefaultAboveTheThreshold) {
     const Eigen::Matrix3d solved = ha.transpose() * x;
     EXPECT_LE((blocks[a] - solved).norm(), kAgreement * largest) << a;
   }
+
+  // The owner of a solve (MInverse) on this path: q_free, then a time step
+  // with the same M and H and another f keeps the factors and the blocks.
+  MInverse m_inverse;
+  m_inverse.Bind(problem);
+  ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+  EXPECT_EQ(m_inverse.factorization().type(),
+            MFactorizationType::kSupernodalCholesky);
+  EXPECT_TRUE(m_inverse.symmetric());
+  const std::vector<Eigen::Matrix3d> first = m_inverse.DiagonalBlocks();
+  GlobalProblem step = problem;
+  step.f *= 2.0;
+  m_inverse.Bind(step);
+  EXPECT_TRUE(m_inverse.reused_factors());
+  EXPECT_TRUE(m_inverse.reused_blocks());
+  ASSERT_TRUE(m_inverse.ComputeQFree(&error)) << error;
+  EXPECT_EQ(m_inverse.factorization().factorizations(), 1);
+  const Eigen::VectorXd residual = step.M * m_inverse.free_velocity() - step.f;
+  EXPECT_LE(residual.norm(), kAgreement * step.f.norm());
+  EXPECT_EQ(m_inverse.DiagonalBlocks().size(), first.size());
 }
 
 }  // namespace
