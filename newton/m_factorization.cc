@@ -13,6 +13,7 @@
 
 #include "newton/fill_ordering.h"
 #include "newton/stored_pattern.h"
+#include "newton/supernodal_cholesky.h"
 #include "problem/m_symmetry.h"
 
 namespace fcsn::internal {
@@ -110,27 +111,6 @@ void SolveBatch(const SparseMatrix& L,
   }
 }
 
-// The contacts ordered by the first pivot their dofs reach (smallest
-// permuted row of H_a): contacts close in the elimination order share more of
-// their reaches, so a batch of them wastes fewer zero updates.
-std::vector<int> ContactsByFirstPivot(const SparseMatrix& H, const int* perm) {
-  const int nc = static_cast<int>(H.cols() / 3);
-  std::vector<int> first(nc, std::numeric_limits<int>::max());
-  for (int a = 0; a < nc; ++a) {
-    for (int c = 3 * a; c < 3 * a + 3; ++c) {
-      for (SparseMatrix::InnerIterator it(H, c); it; ++it) {
-        first[a] = std::min(first[a], perm[it.row()]);
-      }
-    }
-  }
-  std::vector<int> contacts(nc);
-  for (int a = 0; a < nc; ++a) contacts[a] = a;
-  std::stable_sort(contacts.begin(), contacts.end(), [&first](int a, int b) {
-    return first[a] < first[b];
-  });
-  return contacts;
-}
-
 // W_aa for every contact from P M P^T = L D L^T (see the header): Y = L^-1 P
 // H_a on the elimination-tree ancestors of the dofs of a, W_aa = Y^T D^-1 Y,
 // batch_contacts contacts at a time (at most; the panel is also bounded by
@@ -183,6 +163,8 @@ const char* ToString(MFactorizationType type) {
       return "simplicial-ldlt";
     case MFactorizationType::kSparseLu:
       return "sparse-lu";
+    case MFactorizationType::kSupernodalCholesky:
+      return "supernodal-cholesky";
   }
   return "?";
 }
@@ -209,9 +191,12 @@ struct MFactorization::Factors {
   StoredPattern analyzed;     // pattern ldlt's analysis was done for
   Eigen::VectorXd inverse_d;  // 1 / D of the LDL^T (allocation-free solves)
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
+  SupernodalCholesky cholesky;
 };
 
-MFactorization::MFactorization() : factors_(std::make_unique<Factors>()) {}
+MFactorization::MFactorization(int supernodal_min_dofs)
+    : factors_(std::make_unique<Factors>()),
+      supernodal_min_dofs_(supernodal_min_dofs) {}
 MFactorization::~MFactorization() = default;
 
 void MFactorization::Reset() {
@@ -232,7 +217,10 @@ bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
     return true;
   }
   ++factorizations_;
-  if (IsSymmetricM(M)) {
+  const bool symmetric = IsSymmetricM(M);
+  if (symmetric && n >= supernodal_min_dofs_ && FactorizeSupernodal(M)) {
+    type_ = MFactorizationType::kSupernodalCholesky;
+  } else if (symmetric) {
     if (!factors_->analyzed.Matches(M)) {
       factors_->ldlt.analyzePattern(M);
       factors_->analyzed.Assign(M);
@@ -265,9 +253,26 @@ bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
   return true;
 }
 
+bool MFactorization::FactorizeSupernodal(const SparseMatrix& M) {
+  bool analyzed = false;
+  std::string failure;  // not positive definite: the LDL^T takes M
+  bool factored = false;
+  if (M.isCompressed()) {
+    factored = factors_->cholesky.Factorize(M, &analyzed, &failure);
+  } else {
+    SparseMatrix compressed = M;
+    compressed.makeCompressed();
+    factored = factors_->cholesky.Factorize(compressed, &analyzed, &failure);
+  }
+  if (analyzed) ++analyses_;
+  return factored;
+}
+
 bool MFactorization::CheckPositiveDefinite(std::string* message) const {
-  if (type_ != MFactorizationType::kSimplicialLdlt || n_ == 0) return true;
-  const Eigen::VectorXd& d = factors_->ldlt.vectorD();
+  if (!symmetric() || n_ == 0) return true;
+  const Eigen::VectorXd d = type_ == MFactorizationType::kSupernodalCholesky
+                                ? factors_->cholesky.Pivots()
+                                : factors_->ldlt.vectorD();
   const double d_max = d.cwiseAbs().maxCoeff();
   // A pivot below n eps max|d| is zero to working precision.
   const double d_tiny = n_ * std::numeric_limits<double>::epsilon() * d_max;
@@ -304,6 +309,12 @@ bool MFactorization::Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,
     case MFactorizationType::kSparseLu:
       out = factors_->lu.solve(rhs);
       break;
+    case MFactorizationType::kSupernodalCholesky:
+      out.resize(n_, rhs.cols());
+      for (int j = 0; j < rhs.cols(); ++j) {
+        factors_->cholesky.Solve(rhs.col(j), out.col(j));
+      }
+      break;
   }
   if (!out.allFinite()) return false;
   *x = std::move(out);
@@ -321,10 +332,13 @@ bool MFactorization::Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
 bool MFactorization::SolveWithoutAllocation(const Eigen::VectorXd& b,
                                             Eigen::VectorXd* x,
                                             Eigen::VectorXd* work) const {
-  if (type_ != MFactorizationType::kSimplicialLdlt || b.size() != n_) {
-    return false;
-  }
+  if (!symmetric() || b.size() != n_) return false;
   if (n_ == 0) return true;
+  if (type_ == MFactorizationType::kSupernodalCholesky) {
+    x->resize(n_);  // no-op: x holds n entries
+    factors_->cholesky.Solve(b, *x);
+    return x->allFinite();
+  }
   const Ldlt& ldlt = factors_->ldlt;
   // Eigen's solve() allocates for its in-place permutation; by hand:
   // P M P^T = L D L^T, x = P^T L^-T D^-1 L^-1 P b.
@@ -350,6 +364,10 @@ void MFactorization::DiagonalBlocks(const SparseMatrix& H,
   const int nc = static_cast<int>(H.cols() / 3);
   if (type_ == MFactorizationType::kSimplicialLdlt && n_ > 0) {
     DiagonalBlocksFromLdlt(factors_->ldlt, H, batch_contacts, blocks);
+    return;
+  }
+  if (type_ == MFactorizationType::kSupernodalCholesky) {
+    factors_->cholesky.DiagonalBlocks(H, blocks);
     return;
   }
   blocks->assign(nc, Eigen::Matrix3d::Zero());
@@ -391,8 +409,7 @@ bool MInverse::Factorize(std::string* message) {
   if (!attempted_) {
     attempted_ = true;
     factored_ = factorization_.Factorize(problem_->M, &failure_);
-    symmetric_ = factored_ &&
-                 factorization_.type() == MFactorizationType::kSimplicialLdlt;
+    symmetric_ = factored_ && factorization_.symmetric();
     if (factored_) {
       factored_m_ = problem_->M;
       factored_m_.makeCompressed();

@@ -1,7 +1,11 @@
 // newton/m_factorization.h: the one owner of the factorization of M in a
 // solve, and of everything derived from it (issue 16).
 //
-//   M symmetric (problem/m_symmetry.h):   P M P^T = L D L^T
+//   M symmetric (problem/m_symmetry.h), n >= kNestedDissectionMinDofs (the
+//   size rule of newton/fill_ordering.h) and positive definite:
+//       P M P^T = L L^T, CHOLMOD's supernodal Cholesky on the same METIS
+//       ordering (newton/supernodal_cholesky.h);
+//   M symmetric otherwise (smaller, or the Cholesky fails):  P M P^T = L D L^T
 //       Eigen SimplicialLDLT, from the lower triangle, AMD ordering or
 //       nested dissection for large M (newton/fill_ordering.h);
 //   otherwise (an upper triangle taken "as stored"):   P_r M P_c = L U
@@ -22,7 +26,8 @@
 // and the sparse triangular solve only visits the elimination-tree ancestors
 // of the dofs of contact a, so the cost per contact is a small multiple of the
 // factorization's last separators, not n. With the LU, three dense solves per
-// contact, W_aa symmetrized.
+// contact, W_aa symmetrized. With the supernodal Cholesky, W_aa = Y^T Y by
+// the same reach solves taken by supernodes (dense BLAS 3 blocks).
 //
 // MInverse is created once per Solver and bound to each solve's problem; it
 // factorizes on first need (lazily) and keeps the symbolic analysis (ordering,
@@ -56,6 +61,7 @@
 #include <vector>
 
 #include "fcsn/problem.h"
+#include "newton/fill_ordering.h"
 
 namespace fcsn::internal {
 
@@ -69,9 +75,11 @@ Eigen::Matrix3d DiagonalBlockFromSolve(
 
 // Which factorization of M is kept.
 enum class MFactorizationType {
-  kNone,            // "none": not factored (yet), or factorization failed
-  kSimplicialLdlt,  // "simplicial-ldlt": M symmetric, fill_ordering.h
-  kSparseLu,        // "sparse-lu": M not symmetric, COLAMD ordering
+  kNone,                // "none": not factored (yet), or factorization failed
+  kSimplicialLdlt,      // "simplicial-ldlt": M symmetric, fill_ordering.h
+  kSparseLu,            // "sparse-lu": M not symmetric, COLAMD ordering
+  kSupernodalCholesky,  // "supernodal-cholesky": M symmetric positive
+                        // definite and large, supernodal_cholesky.h
 };
 const char* ToString(MFactorizationType type);
 
@@ -89,23 +97,33 @@ constexpr int kDiagonalBlockBatch = 4;
 // Delassus operator). Not copyable (owns the factors).
 class MFactorization {
  public:
-  MFactorization();
+  // Symmetric M of at least supernodal_min_dofs rows get the supernodal
+  // Cholesky first (tests lower it to force that path on small M).
+  explicit MFactorization(int supernodal_min_dofs = kNestedDissectionMinDofs);
   ~MFactorization();
   MFactorization(const MFactorization&) = delete;
   MFactorization& operator=(const MFactorization&) = delete;
 
-  // Factors the square matrix M: LDL^T when IsSymmetricM(M), else LU. The
-  // LDL^T's symbolic analysis is redone only when M's pattern differs from the
-  // last one. On failure returns false, sets *message and leaves type() ==
-  // kNone.
+  // Factors the square matrix M: supernodal Cholesky or LDL^T when
+  // IsSymmetricM(M) (see the header comment), else LU. The symbolic analysis
+  // of either symmetric factorization is redone only when M's pattern differs
+  // from its last one. On failure returns false, sets *message and leaves
+  // type() == kNone.
   bool Factorize(const SparseMatrix& M, std::string* message);
   // Drops the numeric factors (type() becomes kNone); the analysis is kept.
   void Reset();
-  // True for LU; for LDL^T, true when every pivot d_i > n eps max|d| (M
-  // positive definite to working precision), else false with a message.
+  // True for LU; for LDL^T (or L L^T, d_i = L_ii^2), true when every pivot
+  // d_i > n eps max|d| (M positive definite to working precision), else false
+  // with a message.
   bool CheckPositiveDefinite(std::string* message) const;
 
   MFactorizationType type() const { return type_; }
+  // A symmetric factorization (LDL^T or supernodal L L^T) is kept: M was
+  // symmetric, SolveWithoutAllocation() works.
+  bool symmetric() const {
+    return type_ == MFactorizationType::kSimplicialLdlt ||
+           type_ == MFactorizationType::kSupernodalCholesky;
+  }
   int n() const { return n_; }
   // Numeric factorizations and symbolic analyses done by this object.
   int factorizations() const { return factorizations_; }
@@ -118,23 +136,30 @@ class MFactorization {
              Eigen::MatrixXd* x) const;
   bool Solve(const Eigen::Ref<const Eigen::VectorXd>& rhs,
              Eigen::VectorXd* x) const;
-  // x = M^-1 b without allocating (x and work hold n entries), LDL^T only:
-  // x = P^T L^-T D^-1 L^-1 P b. False if not an LDL^T or x is not finite.
+  // x = M^-1 b without allocating (x and work hold n entries), symmetric()
+  // only: x = P^T L^-T D^-1 L^-1 P b. False if not symmetric() or x is not
+  // finite.
   bool SolveWithoutAllocation(const Eigen::VectorXd& b,
                               Eigen::VectorXd* x,
                               Eigen::VectorXd* work) const;
   // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
   // LDL^T: the reach solves of batch_contacts contacts share one pass (the
-  // same bits for any batch size; see the header comment).
+  // same bits for any batch size; see the header comment); the supernodal
+  // Cholesky batches kSupernodalBatch contacts.
   void DiagonalBlocks(const SparseMatrix& H,
                       std::vector<Eigen::Matrix3d>* blocks,
                       int batch_contacts = kDiagonalBlockBatch) const;
 
  private:
+  // The supernodal Cholesky of the symmetric M; false when M is not positive
+  // definite (or CHOLMOD fails).
+  bool FactorizeSupernodal(const SparseMatrix& M);
+
   struct Factors;
   std::unique_ptr<Factors> factors_;
   MFactorizationType type_ = MFactorizationType::kNone;
   int n_ = 0;
+  int supernodal_min_dofs_;
   int factorizations_ = 0;
   int analyses_ = 0;
 };

@@ -336,9 +336,8 @@ NsgsResult ProjectedJacobiSolver::Run(
     const NsgsCheckCallback& on_check) {
   const bool steps_valid =
       step_.size() == 0 || (step_.allFinite() && (step_.array() > 0.0).all());
-  if (factorization_.type() != MFactorizationType::kSimplicialLdlt ||
-      factorization_.n() != problem.n() || step_.size() != problem.nc() ||
-      !steps_valid) {
+  if (!factorization_.symmetric() || factorization_.n() != problem.n() ||
+      step_.size() != problem.nc() || !steps_valid) {
     NsgsResult result;
     result.message =
         "projected Jacobi: the factorization of M or the per-contact rho "

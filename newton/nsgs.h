@@ -124,7 +124,7 @@ class NsgsSolver {
 // MFactorization::SolveWithoutAllocation.
 class ProjectedJacobiSolver {
  public:
-  // factorization: an LDL^T of problem.M (type kSimplicialLdlt); it must
+  // factorization: a symmetric factorization of problem.M (symmetric()); it must
   // outlive the solver. rho: 3 nc entries (rho_N, rho_T1, rho_T2) per contact.
   // q_free_norm: ||H^T M^-1 f + w|| (the denominator of the reported e_nat).
   ProjectedJacobiSolver(const MFactorization& factorization,

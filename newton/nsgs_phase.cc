@@ -57,9 +57,9 @@ NsgsMethod NsgsPhase::Method(const SolverOptions& options,
                    hybrid.delassus_budget_per_nonzero * nonzeros, 1e18)));
   if (Delassus::BuildCost(problem, budget) > budget) {
     run->summary->delassus_over_budget = true;
-    // Jacobi runs on the LDL^T m_inverse made for rho (symmetric M only).
-    const bool have_ldlt = m_inverse->factorization().type() ==
-                           MFactorizationType::kSimplicialLdlt;
+    // Jacobi runs on the LDL^T (or L L^T) m_inverse made for rho (symmetric
+    // M only).
+    const bool have_ldlt = m_inverse->factorization().symmetric();
     method_ = have_ldlt ? NsgsMethod::kJacobi : NsgsMethod::kNone;
   }
   return method_;

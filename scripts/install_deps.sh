@@ -14,6 +14,7 @@ packages=(
   libhdf5-dev
   libmumps-seq-dev
   libmetis-dev
+  libsuitesparse-dev
   libopenblas-dev liblapack-dev
   libgtest-dev libgmock-dev
   libbenchmark-dev

@@ -325,6 +325,8 @@ TEST(MFactorizationTest, TypeNames) {
   EXPECT_STREQ(ToString(MFactorizationType::kSimplicialLdlt),
                "simplicial-ldlt");
   EXPECT_STREQ(ToString(MFactorizationType::kSparseLu), "sparse-lu");
+  EXPECT_STREQ(ToString(MFactorizationType::kSupernodalCholesky),
+               "supernodal-cholesky");
 }
 
 }  // namespace
