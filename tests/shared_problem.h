@@ -1,13 +1,17 @@
-// Reading a problem of ../shared/data/gfc3d in a test: one helper instead of
-// the read-and-check lines each suite wrote out. Header-only, so that the
-// static fcsn_test_util (linked after the library) needs no fcsn symbol.
+// Reading a problem of ../shared/data/gfc3d in a test, and judging a solution
+// of it by the criterion (formulations.md §9.1) independently of the solver:
+// one helper each instead of the lines each suite wrote out. Header-only, so
+// that the static fcsn_test_util (linked after the library) needs no fcsn
+// symbol.
 #ifndef FCSN_TESTS_SHARED_PROBLEM_H_
 #define FCSN_TESTS_SHARED_PROBLEM_H_
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
+#include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/problem.h"
 #include "test_util.h"
@@ -27,6 +31,23 @@ inline GlobalProblem ReadSharedProblem(const std::string& file_name,
     return GlobalProblem();
   }
   return problem;
+}
+
+// The §9.1 measures of x on `problem`, with q_free from a factorization of M
+// of its own (not the solver's); a failure to compute q_free is a test failure
+// and gives measures of infinity.
+inline ErrorMeasures CriterionMeasures(const GlobalProblem& problem,
+                                       const Solution& x) {
+  double q_free_norm = 0.0;
+  std::string error;
+  if (!ComputeQFreeNorm(problem, &q_free_norm, &error)) {
+    ADD_FAILURE() << "q_free: " << error;
+    ErrorMeasures failed;
+    failed.e_cone = failed.e_dual = failed.e_comp = failed.e_eq =
+        std::numeric_limits<double>::infinity();
+    return failed;
+  }
+  return ComputeErrorMeasures(problem, x.v, x.r, q_free_norm);
 }
 
 }  // namespace fcsn::testing

@@ -234,7 +234,6 @@ TEST(ColdStartTest, SharedProblemsConvergeFromEveryColdStart) {
     SCOPED_TRACE(file);
     const GlobalProblem p = testing::ReadSharedProblem(file);
     ASSERT_GT(p.n(), 0);
-    std::string error;
     for (ColdStart c : kAllColdStarts) {
       for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
         SCOPED_TRACE(std::string(ToString(c)) + " " + ToString(solver));
@@ -244,9 +243,7 @@ TEST(ColdStartTest, SharedProblemsConvergeFromEveryColdStart) {
         Solution x;
         const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
         EXPECT_EQ(s.status, SolverStatus::kConverged) << s.message;
-        double q_free_norm = 0.0;
-        ASSERT_TRUE(ComputeQFreeNorm(p, &q_free_norm, &error)) << error;
-        const ErrorMeasures e = ComputeErrorMeasures(p, x.v, x.r, q_free_norm);
+        const ErrorMeasures e = testing::CriterionMeasures(p, x);
         EXPECT_TRUE(e.Converged(options.tolerance)) << e.Worst();
       }
     }

@@ -156,16 +156,13 @@ struct Totals {
 
 Totals SolveSharedProblems(const SolverOptions& options) {
   Totals totals;
-  std::string error;
   for (const char* file : testing::kSharedProblemFiles) {
     SCOPED_TRACE(file);
     const GlobalProblem p = testing::ReadSharedProblem(file);
     Solution x;
     const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
     EXPECT_EQ(s.status, SolverStatus::kConverged) << s.message;
-    double q_free_norm = 0.0;
-    EXPECT_TRUE(ComputeQFreeNorm(p, &q_free_norm, &error)) << error;
-    const ErrorMeasures e = ComputeErrorMeasures(p, x.v, x.r, q_free_norm);
+    const ErrorMeasures e = testing::CriterionMeasures(p, x);
     EXPECT_TRUE(e.Converged(options.tolerance)) << e.Worst();
     // Each Newton iteration took its direction from a factorization or from
     // the reused factors.
