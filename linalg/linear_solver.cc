@@ -179,6 +179,7 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
   stats_.estimated_memory_mb = 0;
   stats_.estimated_memory_mb_max_rank = 0;
   stats_.ordering_seconds = 0;
+  stats_.reanalysis_estimate_seconds = 0;
   LinearSolverStatus status = LinearSolverStatus::kSuccess;
   if (pattern.n == 0) {
     stats_.ordering_used = "none";
@@ -201,11 +202,13 @@ LinearSolverStatus LinearSolver::Factorize(const double* values,
   if (std::string why = CheckValues(values, pattern_); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
-  ScopedTimer timer(&stats_.factorization_seconds);
+  const SteadyClock::time_point start = SteadyClock::now();
   ++stats_.factorizations;
+  reanalysis_seconds_ = 0;
   const LinearSolverStatus status = pattern_.n == 0
                                         ? LinearSolverStatus::kSuccess
                                         : DoFactorize(values, message);
+  stats_.factorization_seconds += SecondsSince(start) - reanalysis_seconds_;
   factorized_ = status == LinearSolverStatus::kSuccess;
   if (factorized_) Report(status, "", message);
   return status;

@@ -72,10 +72,11 @@ namespace fcsn::internal {
 // together, e.g. the 3 velocity dofs of a finite-element node or the 3
 // unknowns of a contact; block k is [block_starts[k], block_starts[k + 1])
 // (the last one ends at n). Empty: no blocks known. Otherwise strictly
-// increasing, block_starts[0] = 0, every entry < n. The Newton system leaves
-// it empty: on J the block ordering cost 3 % (refine-2 wall) to 14 %
-// (elastic bar) more factorization flops, paid at every factorization of an
-// analysis reused over time steps (bench/results/refine2_speed.md).
+// increasing, block_starts[0] = 0, every entry < n. The block ordering is
+// cheap but gives more flops per factorization (J: 3 % on the refine-2 wall,
+// 14 % on the elastic bar; bench/results/refine2_speed.md), so MUMPS orders
+// such a pattern again without its blocks once the factorizations of the
+// analysis have cost enough (the adaptive rule of linalg/ordering.h).
 struct SparsityPattern {
   int n = 0;
   std::vector<int> col_ptr;
@@ -121,6 +122,8 @@ struct LinearSolverStats {
   long long factor_entries = 0;
   // Ordering the backend actually used, as reported by it after analysis:
   // "metis" (METIS_NodeND given through PERM_IN and confirmed by INFOG(7) = 1),
+  // "metis-blocks" (the same on the quotient by SparsityPattern::block_starts,
+  // until the adaptive rule of linalg/ordering.h orders the variables again),
   // "amd", "amf", "scotch", "pord", "qamd", "user" (a caller-given ordering),
   // "ptscotch", "parmetis" (MPI MUMPS' parallel analysis), "colamd" (Eigen),
   // "none" (dense), "unknown".
@@ -133,6 +136,15 @@ struct LinearSolverStats {
   double estimated_flops = 0;
   // Seconds spent computing the METIS ordering, included in analysis_seconds.
   double ordering_seconds = 0;
+  // Analyses a backend did inside Factorize() on the same pattern (the
+  // adaptive block ordering's re-ordering, linalg/ordering.h), and their
+  // seconds; both are also counted in analyses and analysis_seconds (not in
+  // factorization_seconds).
+  int reanalyses = 0;
+  double reanalysis_seconds = 0;
+  // The adaptive block ordering's estimate R of that re-analysis while the
+  // current analysis is by blocks (ordering.h), else 0.
+  double reanalysis_estimate_seconds = 0;
   // FactorizationPrecision::kMixed only: single-precision solves spent in the
   // refinement, and factorizations redone in double precision (see
   // LinearSolverOptions::precision).
@@ -223,6 +235,16 @@ class LinearSolver {
   void CountRefactorizationSeconds(double seconds) {
     refactorization_seconds_ += seconds;
   }
+  // For DoFactorize: `seconds` of the current factorization analysed the
+  // pattern again (a new ordering); they count as one more analysis, in
+  // analysis_seconds and reanalysis_seconds, not in factorization_seconds.
+  void CountReanalysis(double seconds) {
+    ++stats_.analyses;
+    ++stats_.reanalyses;
+    stats_.analysis_seconds += seconds;
+    stats_.reanalysis_seconds += seconds;
+    reanalysis_seconds_ += seconds;
+  }
 
  private:
   // `pattern` satisfies CheckPattern() and has n > 0; the per-analysis stats
@@ -248,6 +270,7 @@ class LinearSolver {
   bool analyzed_ = false;
   bool factorized_ = false;
   double refactorization_seconds_ = 0;  // of the current Solve() call
+  double reanalysis_seconds_ = 0;       // of the current Factorize() call
   LinearSolverStats stats_;
 };
 

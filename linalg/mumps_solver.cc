@@ -208,7 +208,8 @@ struct MumpsSolver::Impl {
 
   // IRN/JCN of `pattern`.
   void BuildCoordinates(const SparsityPattern& pattern);
-  // PERM_IN and ICNTL(7) for options.ordering, or from `position` if given.
+  // PERM_IN and ICNTL(7) for options.ordering, or from `position` if given;
+  // sets by_blocks.
   LinearSolverStatus ComputeOrdering(const SparsityPattern& pattern,
                                      const std::vector<int>* position,
                                      LinearSolverStats* stats,
@@ -219,6 +220,19 @@ struct MumpsSolver::Impl {
                                       int* infog7,
                                       int* infog32,
                                       std::string* message);
+  // The symbolic phase of `pattern`, ordered as ComputeOrdering() says, and
+  // the ordering MUMPS reports into stats (ordering_used).
+  LinearSolverStatus AnalyzeOrdered(const SparsityPattern& pattern,
+                                    LinearSolverStats* stats,
+                                    std::string* message);
+  // The adaptive rule of ordering.h, before a factorization: analyses the
+  // pattern again on its variables' graph when the block ordering's assumed
+  // extra flops would now outweigh it; *seconds receives the time this took
+  // (0 when the rule keeps the analysis).
+  LinearSolverStatus ApplyAdaptiveOrdering(const SparsityPattern& pattern,
+                                           LinearSolverStats* stats,
+                                           double* seconds,
+                                           std::string* message);
   // The counters of the workspace policy and of the decorator, into stats.
   void CopyCounters(LinearSolverStats* stats) const {
     stats->workspace_retries = workspace.retries;
@@ -237,6 +251,13 @@ struct MumpsSolver::Impl {
   MixedPrecisionFactorization mixed;  // around sgl, falling back to dbl
   bool single_enabled = false;        // this pattern factorizes in single first
   bool given_is_metis = false;        // PERM_IN is fcsn's METIS ordering
+  // The adaptive block ordering (ordering.h): PERM_IN is METIS' ordering of
+  // the quotient by pattern.block_starts; what it reported; the estimated
+  // seconds of the re-analysis without blocks; stats' factorization_seconds
+  // when the block analysis was done.
+  bool by_blocks = false;
+  OrderingReport ordering_report;
+  double factorization_seconds_at_analysis = 0;
   // The caller's ordering, during AnalyzeWithOrdering() only.
   const std::vector<int>* given_position = nullptr;
 };
@@ -261,6 +282,7 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
     std::string* message) {
   const int n = pattern.n;
   given_is_metis = false;
+  by_blocks = false;
   input.perm_in.clear();
   input.icntl7 = MumpsOrderingIcntl7(options.ordering);
   // kPtScotch: parallel analysis where MUMPS has it, else sequential SCOTCH.
@@ -274,16 +296,66 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
     const SteadyClock::time_point start = SteadyClock::now();
     std::vector<int> perm, iperm;
     const LinearSolverStatus status =
-        ComputeMetisOrdering(pattern, &perm, &iperm, message);
-    stats->ordering_seconds = SecondsSince(start);
+        ComputeMetisOrdering(pattern, &perm, &iperm, message, &ordering_report);
+    stats->ordering_seconds += SecondsSince(start);
     if (status != LinearSolverStatus::kSuccess) return status;
     // PERM_IN(i) = pivot position of variable i = iperm[i - 1] + 1 (1-based
     // i; see ordering.h).
     input.perm_in.resize(n);
     for (int i = 0; i < n; ++i) input.perm_in[i] = iperm[i] + 1;
     given_is_metis = true;
+    by_blocks = ordering_report.by_blocks;
   }
   return LinearSolverStatus::kSuccess;
+}
+
+LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
+    const SparsityPattern& pattern,
+    LinearSolverStats* stats,
+    std::string* message) {
+  const SteadyClock::time_point start = SteadyClock::now();
+  const double ordering_before = stats->ordering_seconds;
+  if (const LinearSolverStatus status =
+          ComputeOrdering(pattern, given_position, stats, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  const double ordering = stats->ordering_seconds - ordering_before;
+  int infog7 = 0, infog32 = 0;
+  if (const LinearSolverStatus status =
+          AnalyzeInstances(stats, &infog7, &infog32, message);
+      status != LinearSolverStatus::kSuccess) {
+    return status;
+  }
+  stats->ordering_used = MumpsOrderingName(infog7, infog32, given_is_metis);
+  stats->reanalysis_estimate_seconds = 0;
+  if (by_blocks) {
+    stats->ordering_used += "-blocks";
+    stats->reanalysis_estimate_seconds = EstimatedReanalysisSeconds(
+        ordering_report, ordering, SecondsSince(start) - ordering);
+    factorization_seconds_at_analysis = stats->factorization_seconds;
+  }
+  return LinearSolverStatus::kSuccess;
+}
+
+LinearSolverStatus MumpsSolver::Impl::ApplyAdaptiveOrdering(
+    const SparsityPattern& pattern,
+    LinearSolverStats* stats,
+    double* seconds,
+    std::string* message) {
+  *seconds = 0;
+  if (!by_blocks ||
+      !ShouldReorderWithoutBlocks(
+          stats->factorization_seconds - factorization_seconds_at_analysis,
+          stats->reanalysis_estimate_seconds)) {
+    return LinearSolverStatus::kSuccess;
+  }
+  const SteadyClock::time_point start = SteadyClock::now();
+  SparsityPattern variables = pattern;
+  variables.block_starts.clear();
+  const LinearSolverStatus status = AnalyzeOrdered(variables, stats, message);
+  *seconds = SecondsSince(start);
+  return status;
 }
 
 LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
@@ -376,24 +448,17 @@ LinearSolverStatus MumpsSolver::DoAnalyze(const SparsityPattern& pattern,
     }
   }
   m.BuildCoordinates(pattern);
-  if (const LinearSolverStatus status =
-          m.ComputeOrdering(pattern, m.given_position, &stats, message);
-      status != LinearSolverStatus::kSuccess) {
-    return status;
-  }
-  int infog7 = 0, infog32 = 0;
-  if (const LinearSolverStatus status =
-          m.AnalyzeInstances(&stats, &infog7, &infog32, message);
-      status != LinearSolverStatus::kSuccess) {
-    return status;
-  }
-  stats.ordering_used = MumpsOrderingName(infog7, infog32, m.given_is_metis);
-  return LinearSolverStatus::kSuccess;
+  return m.AnalyzeOrdered(pattern, &stats, message);
 }
 
 LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
                                             std::string* message) {
   Impl& m = *impl_;
+  double reanalysis_seconds = 0;
+  const LinearSolverStatus reordered = m.ApplyAdaptiveOrdering(
+      pattern(), &mutable_stats(), &reanalysis_seconds, message);
+  if (reanalysis_seconds > 0) CountReanalysis(reanalysis_seconds);
+  if (reordered != LinearSolverStatus::kSuccess) return reordered;
   const LinearSolverStatus status = m.active().Factorize(values, message);
   m.CopyCounters(&mutable_stats());
   return status;

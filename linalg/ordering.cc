@@ -55,6 +55,22 @@ AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
   return graph;
 }
 
+double EstimatedReanalysisSeconds(const OrderingReport& report,
+                                  double quotient_ordering_seconds,
+                                  double symbolic_seconds) {
+  const double edge_ratio = report.quotient_edges > 0
+                                ? static_cast<double>(report.graph_edges) /
+                                      static_cast<double>(report.quotient_edges)
+                                : 1.0;
+  return quotient_ordering_seconds * edge_ratio + symbolic_seconds;
+}
+
+bool ShouldReorderWithoutBlocks(double factorization_seconds,
+                                double reanalysis_seconds) {
+  return kBlockOrderingAssumedLoss * factorization_seconds >=
+         reanalysis_seconds;
+}
+
 std::vector<int> UniformBlocks(int n, int size) {
   std::vector<int> starts;
   starts.reserve(n / size + 1);
@@ -130,7 +146,8 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
                           int n,
                           const std::vector<int>& block_starts,
                           std::vector<int>* perm,
-                          std::vector<int>* iperm) {
+                          std::vector<int>* iperm,
+                          OrderingReport* report) {
   AdjacencyGraph quotient;
   std::vector<int> weights;
   if (n >= kBlockOrderingMinSize && !block_starts.empty()) {
@@ -141,6 +158,11 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
       kBlockOrderingMinEdgeRatio *
               static_cast<double>(quotient.adjacency.size()) <=
           static_cast<double>(graph->adjacency.size());
+  if (report != nullptr) {
+    report->by_blocks = by_blocks;
+    report->graph_edges = static_cast<long long>(graph->adjacency.size());
+    report->quotient_edges = static_cast<long long>(quotient.adjacency.size());
+  }
   if (!by_blocks) {
     const int iterations =
         n >= kBlockOrderingMinSize ? kLargeGraphRefinementIterations : 0;
@@ -169,8 +191,10 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
 LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
                                         std::vector<int>* perm,
                                         std::vector<int>* iperm,
-                                        std::string* message) {
+                                        std::string* message,
+                                        OrderingReport* report) {
   using linalg_detail::Report;
+  if (report != nullptr) *report = OrderingReport();
   if (std::string why = CheckPattern(pattern); !why.empty()) {
     return Report(LinearSolverStatus::kInvalidInput, why, message);
   }
@@ -193,8 +217,8 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
     std::iota(iperm->begin(), iperm->end(), 0);
     return Report(LinearSolverStatus::kSuccess, "", message);
   }
-  const int code =
-      NestedDissectionOrder(&graph, n, pattern.block_starts, perm, iperm);
+  const int code = NestedDissectionOrder(
+      &graph, n, pattern.block_starts, perm, iperm, report);
   switch (code) {
     case METIS_OK:
       return Report(LinearSolverStatus::kSuccess, "", message);

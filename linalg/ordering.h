@@ -32,6 +32,22 @@
 // and the quotient has at most 1 / kBlockOrderingMinEdgeRatio of the edges
 // (the blocks group neighbours); otherwise the variables' graph is ordered as
 // above, so smaller patterns keep their orderings bit for bit.
+//
+// Adaptive block ordering (applied by MumpsSolver to patterns with
+// block_starts; NewtonSystem gives J's): the block ordering saves METIS time
+// once per analysis and costs a fraction alpha of every factorization, so a
+// pattern analysed by blocks is analysed again on its variables' graph, before
+// a factorization, as soon as
+//   kBlockOrderingAssumedLoss * F >= R,
+// F = the seconds of the factorizations done on the block analysis so far
+// (across solves while the analysis is kept), R = the estimated seconds of
+// that re-analysis (EstimatedReanalysisSeconds: METIS on the variables' graph
+// and MUMPS' symbolic phase), both measured at run time. It is the break-even
+// rule of ski rental: a cold solve with few factorizations keeps the cheap
+// ordering; an analysis reused over many factorizations (time stepping on a
+// fixed contact set) pays at most R + alpha F_switch once and then factorizes
+// with the better ordering, as if it had been ordered on the variables' graph
+// from the start. See bench/results/j_ordering.md.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_
 
@@ -69,6 +85,38 @@ constexpr double kBlockOrderingMinEdgeRatio = 3.0;
 // graphs keep METIS' default, and their orderings bit for bit.
 constexpr int kLargeGraphRefinementIterations = 1;
 
+// What an ordering did: by_blocks when the block ordering applied; the
+// (directed, i.e. twice the undirected) edge counts of the variables' graph
+// and, when blocks were given to a large pattern, of their quotient (0
+// otherwise).
+struct OrderingReport {
+  bool by_blocks = false;
+  long long graph_edges = 0;
+  long long quotient_edges = 0;
+};
+
+// The factorization flops the block ordering of J is assumed to add, as a
+// fraction: measured 0.03-0.05 on the refine-2 wall and 0.14 on the elastic
+// bar (refine2_speed.md); this is their geometric mean, which keeps the
+// break-even rule's cost within about 3.2 times the best switch of hindsight
+// over that whole range (ski rental with a loss off by a factor x costs at
+// most max(1 + x, 1 + 1 / x) times the optimum).
+constexpr double kBlockOrderingAssumedLoss = 0.065;
+
+// R of the adaptive rule above: the seconds METIS took on the quotient scaled
+// by the ratio of edges (METIS' nested dissection is about linear in the
+// edges), plus the seconds of MUMPS' symbolic phase, which does not depend on
+// the ordering's input. `report` must be a by-blocks ordering.
+double EstimatedReanalysisSeconds(const OrderingReport& report,
+                                  double quotient_ordering_seconds,
+                                  double symbolic_seconds);
+
+// The adaptive rule above: true when a block analysis that has factorized for
+// `factorization_seconds` should be redone on the variables' graph, whose
+// cost is estimated at `reanalysis_seconds`.
+bool ShouldReorderWithoutBlocks(double factorization_seconds,
+                                double reanalysis_seconds);
+
 // block_starts for blocks of `size` consecutive variables (the last block
 // may be shorter) of n variables.
 std::vector<int> UniformBlocks(int n, int size);
@@ -86,12 +134,13 @@ AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
 // ratio above), else with kLargeGraphRefinementIterations when n >=
 // kBlockOrderingMinSize; perm and iperm in the convention above. Returns METIS' code
 // (METIS_OK on success). METIS takes the arrays as non-const (it does not
-// change them).
+// change them). `report` may be nullptr.
 int NestedDissectionOrder(AdjacencyGraph* graph,
                           int n,
                           const std::vector<int>& block_starts,
                           std::vector<int>* perm,
-                          std::vector<int>* iperm);
+                          std::vector<int>* iperm,
+                          OrderingReport* report = nullptr);
 
 // Nested-dissection ordering of `pattern` with METIS_NodeND (default METIS
 // options, whose fixed default seed makes the result deterministic), by
@@ -99,11 +148,12 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
 // fills perm and iperm (both of size n, 0-based, in the convention above) and
 // returns kSuccess; otherwise returns kInvalidInput (pattern), kOutOfMemory or
 // kFailure with a message. Edgeless graphs (diagonal matrices, n <= 1) get the
-// identity.
+// identity. `report` (may be nullptr) receives what the ordering did.
 LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
                                         std::vector<int>* perm,
                                         std::vector<int>* iperm,
-                                        std::string* message);
+                                        std::string* message,
+                                        OrderingReport* report = nullptr);
 
 }  // namespace fcsn::internal
 

@@ -4,6 +4,8 @@
 #include <cassert>
 
 #include "formulations/residual.h"
+#include "linalg/ordering.h"
+#include "newton/fill_ordering.h"
 
 namespace fcsn::internal {
 namespace {
@@ -102,7 +104,15 @@ void NewtonSystem::BuildPattern(const GlobalProblem& problem) {
       column.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
     append_column(n_ + c);
   }
+  SetBlocks();
   values_.assign(pattern_.row_index.size(), 0.0);
+}
+
+void NewtonSystem::SetBlocks() {
+  // v in node triples, every contact unknown its own block (refine2_speed.md:
+  // blocking a contact's three unknowns too gave more flops).
+  pattern_.block_starts = UniformBlocks(n_, kDofsPerNode);
+  for (int c = 0; c < m_; ++c) pattern_.block_starts.push_back(n_ + c);
 }
 
 void NewtonSystem::BuildSlotMaps(const GlobalProblem& problem) {

@@ -94,6 +94,8 @@ class NewtonSystem {
   // pattern of J, and the slots of M, -H, A H^T and B in J's values.
   void CollectContactDofs(const SparseMatrix& H);
   void BuildPattern(const GlobalProblem& problem);
+  // pattern_.block_starts: v in node triples, each contact unknown alone.
+  void SetBlocks();
   void BuildSlotMaps(const GlobalProblem& problem);
 
   int n_ = 0;

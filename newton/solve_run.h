@@ -34,6 +34,10 @@ struct SolveRun {
   // (they accumulate over the solver's lifetime).
   int refinement_steps_at_start = 0;
   int precision_fallbacks_at_start = 0;
+  // The analyses it redid inside factorizations, and their seconds
+  // (LinearSolverStats::reanalyses: the adaptive block ordering of J).
+  int reanalyses_at_start = 0;
+  double reanalysis_seconds_at_start = 0.0;
   SteadyClock::time_point start;
   SteadyClock::time_point deadline = SteadyClock::time_point::max();
   ScalingData scaling;

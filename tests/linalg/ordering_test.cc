@@ -192,6 +192,51 @@ TEST(BlockOrdering, IgnoresBlocksThatDoNotGroupNeighbours) {
   EXPECT_EQ(perm, plain_perm);
 }
 
+TEST(BlockOrdering, ReportsWhetherTheBlocksWereUsedAndTheEdges) {
+  SparsityPattern pattern = VectorGrid(19);
+  pattern.block_starts = UniformBlocks(pattern.n, 3);
+  std::vector<int> perm, iperm;
+  OrderingReport report;
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, nullptr, &report),
+            LinearSolverStatus::kSuccess);
+  EXPECT_TRUE(report.by_blocks);
+  EXPECT_EQ(report.graph_edges,
+            static_cast<long long>(SymmetrizedGraph(pattern).adjacency.size()));
+  // Node blocks of a 7-point grid: the quotient is the grid graph itself, 6
+  // neighbours per interior node against 3 * 20 per interior node's dofs.
+  EXPECT_GT(report.quotient_edges, 0);
+  EXPECT_LT(kBlockOrderingMinEdgeRatio * report.quotient_edges,
+            report.graph_edges);
+  pattern.block_starts.clear();
+  ASSERT_EQ(ComputeMetisOrdering(pattern, &perm, &iperm, nullptr, &report),
+            LinearSolverStatus::kSuccess);
+  EXPECT_FALSE(report.by_blocks);
+  EXPECT_EQ(report.quotient_edges, 0);
+  SparsityPattern small = VectorGrid(10);
+  small.block_starts = UniformBlocks(small.n, 3);
+  ASSERT_EQ(ComputeMetisOrdering(small, &perm, &iperm, nullptr, &report),
+            LinearSolverStatus::kSuccess);
+  EXPECT_FALSE(report.by_blocks);
+}
+
+TEST(AdaptiveBlockOrderingRule, ReordersAtTheBreakEvenOfTheAssumedLoss) {
+  const double reanalysis = 0.5;
+  const double break_even = reanalysis / kBlockOrderingAssumedLoss;
+  EXPECT_FALSE(ShouldReorderWithoutBlocks(0.0, reanalysis));
+  EXPECT_FALSE(ShouldReorderWithoutBlocks(0.99 * break_even, reanalysis));
+  EXPECT_TRUE(ShouldReorderWithoutBlocks(break_even, reanalysis));
+  EXPECT_TRUE(ShouldReorderWithoutBlocks(10 * break_even, reanalysis));
+}
+
+TEST(AdaptiveBlockOrderingRule, EstimateScalesTheQuotientTimeByTheEdges) {
+  OrderingReport report;
+  report.by_blocks = true;
+  report.graph_edges = 600;
+  report.quotient_edges = 100;
+  EXPECT_DOUBLE_EQ(EstimatedReanalysisSeconds(report, 0.1, 0.05),
+                   0.1 * 6 + 0.05);
+}
+
 TEST(BlockOrdering, RejectsInvalidBlockStarts) {
   SparsityPattern pattern = VectorGrid(3);
   std::vector<int> perm, iperm;

@@ -96,6 +96,19 @@ TEST_F(NewtonSystemTest, PatternHoldsExactlyTheBlocksOfJ) {
   EXPECT_EQ(pattern.nnz(), static_cast<int>(expected.size()));
 }
 
+// The blocks for METIS' block ordering (linalg/ordering.h): the velocity dofs
+// in node triples, then every contact unknown alone.
+TEST_F(NewtonSystemTest, BlocksAreNodeTriplesThenSingleContactUnknowns) {
+  const std::vector<int>& starts = system_.pattern().block_starts;
+  const int n = problem_.n();
+  const int m = problem_.m();
+  ASSERT_EQ(n % 3, 0);
+  ASSERT_EQ(starts.size(), static_cast<size_t>(n / 3 + m));
+  for (int k = 0; k < n / 3; ++k) EXPECT_EQ(starts[k], 3 * k);
+  for (int c = 0; c < m; ++c) EXPECT_EQ(starts[n / 3 + c], n + c);
+  EXPECT_EQ(CheckPattern(system_.pattern()), "");
+}
+
 TEST_F(NewtonSystemTest, SamePatternComparesThePatternsOnly) {
   GlobalProblem scaled = problem_;
   scaled.M *= 3.0;

@@ -1,0 +1,201 @@
+// The adaptive block ordering of MumpsSolver (linalg/ordering.h): a large
+// pattern with block_starts is analysed by blocks first, and analysed again
+// on its variables' graph inside a later Factorize() once the factorizations
+// have cost enough; the re-analysis is counted and timed as an analysis, the
+// solutions stay exact, and small patterns and given orderings never change.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "linalg/mumps_solver.h"
+#include "linalg/ordering.h"
+#include "test_matrices.h"
+
+namespace fcsn::internal {
+namespace {
+
+using ::fcsn::testing::BackwardError;
+using ::fcsn::testing::FromTriplets;
+using ::fcsn::testing::TestSystem;
+using ::fcsn::testing::ToEigen;
+
+// 3 dofs per node of a k x k grid, each coupled to the 3 dofs of its node and
+// of its 4 grid neighbours, node-major (blocks of 3 group neighbours), with
+// diagonally dominant unsymmetric values: a large pattern whose
+// factorization is cheap (2D nested dissection), so that the rule's switch
+// comes after few seconds.
+TestSystem VectorGrid2D(int k) {
+  std::vector<std::tuple<int, int, double>> triplets;
+  auto node = [k](int x, int y) { return y * k + x; };
+  for (int y = 0; y < k; ++y) {
+    for (int x = 0; x < k; ++x) {
+      std::vector<int> near = {node(x, y)};
+      if (x > 0) near.push_back(node(x - 1, y));
+      if (x + 1 < k) near.push_back(node(x + 1, y));
+      if (y > 0) near.push_back(node(x, y - 1));
+      if (y + 1 < k) near.push_back(node(x, y + 1));
+      const int a = node(x, y);
+      for (int b : near) {
+        for (int p = 0; p < 3; ++p) {
+          for (int q = 0; q < 3; ++q) {
+            const double value =
+                a == b ? (p == q ? 20.0 : 0.5) : -0.5 - 0.1 * ((p + 2 * q) % 3);
+            triplets.emplace_back(3 * a + p, 3 * b + q, value);
+          }
+        }
+      }
+    }
+  }
+  TestSystem system = FromTriplets(3 * k * k, triplets);
+  system.pattern.block_starts = UniformBlocks(system.pattern.n, 3);
+  return system;
+}
+
+constexpr int kGridSide = 82;  // n = 20,172 >= kBlockOrderingMinSize
+
+std::unique_ptr<MumpsSolver> MakeMumps() {
+  LinearSolverOptions options;  // METIS, precision auto
+  std::string message;
+  auto solver = MumpsSolver::Create(options, &message);
+  EXPECT_NE(solver, nullptr) << message;
+  return solver;
+}
+
+// Factorizes and solves J x = b once; the backward error of x.
+double FactorizeAndSolve(const TestSystem& system, MumpsSolver* solver) {
+  std::string message;
+  EXPECT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  const Eigen::VectorXd b =
+      Eigen::VectorXd::LinSpaced(system.pattern.n, 1.0, 2.0);
+  Eigen::VectorXd x = b;
+  EXPECT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess)
+      << message;
+  return BackwardError(ToEigen(system.pattern, system.values), x, b);
+}
+
+// Factorizes `count` times.
+void Factorize(const TestSystem& system, int count, MumpsSolver* solver) {
+  std::string message;
+  for (int k = 0; k < count; ++k) {
+    ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+  }
+}
+
+// Factorizes until the adaptive rule re-analyses (or `max_count` times), and
+// checks that it does so exactly at the first factorization where
+// kBlockOrderingAssumedLoss times the factorization seconds since the
+// analysis (done on a new solver) reach its estimate R. Returns the
+// factorizations done.
+int FactorizeUntilReanalysis(const TestSystem& system,
+                             int max_count,
+                             MumpsSolver* solver) {
+  const double estimate = solver->stats().reanalysis_estimate_seconds;
+  std::string message;
+  for (int k = 1; k <= max_count; ++k) {
+    const bool due =
+        kBlockOrderingAssumedLoss * solver->stats().factorization_seconds >=
+        estimate;
+    EXPECT_EQ(solver->Factorize(system.values.data(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    EXPECT_EQ(solver->stats().reanalyses, due ? 1 : 0) << k;
+    if (due) return k;
+  }
+  return max_count;
+}
+
+TEST(AdaptiveBlockOrdering, LargePatternStartsByBlocksThenReordersOnce) {
+  const TestSystem system = VectorGrid2D(kGridSide);
+  ASSERT_GE(system.pattern.n, kBlockOrderingMinSize);
+  auto solver = MakeMumps();
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  const LinearSolverStats& stats = solver->stats();
+  EXPECT_EQ(stats.ordering_used, "metis-blocks");
+  // R: at least the quotient's ordering, at most the whole analysis times
+  // the ratio of edges (EstimatedReanalysisSeconds).
+  std::vector<int> perm, iperm;
+  OrderingReport report;
+  ASSERT_EQ(
+      ComputeMetisOrdering(system.pattern, &perm, &iperm, nullptr, &report),
+      LinearSolverStatus::kSuccess);
+  ASSERT_TRUE(report.by_blocks);
+  EXPECT_GE(stats.reanalysis_estimate_seconds, stats.ordering_seconds);
+  EXPECT_LE(stats.reanalysis_estimate_seconds,
+            static_cast<double>(report.graph_edges) /
+                static_cast<double>(report.quotient_edges) *
+                stats.analysis_seconds);
+  // The first factorization has no cost yet to outweigh the re-analysis.
+  EXPECT_LT(FactorizeAndSolve(system, solver.get()), 1e-12);
+  EXPECT_EQ(stats.reanalyses, 0);
+  const int count = FactorizeUntilReanalysis(system, 2000, solver.get());
+  RecordProperty("factorizations_until_reanalysis", std::to_string(count));
+  ASSERT_EQ(stats.reanalyses, 1);
+  EXPECT_EQ(stats.ordering_used, "metis");
+  EXPECT_EQ(stats.reanalysis_estimate_seconds, 0.0);
+  EXPECT_EQ(stats.analyses, 2);
+  EXPECT_GT(stats.reanalysis_seconds, 0.0);
+  EXPECT_LE(stats.reanalysis_seconds, stats.analysis_seconds);
+  EXPECT_LT(FactorizeAndSolve(system, solver.get()), 1e-12);
+  // Once on the variables' graph, the analysis stays.
+  Factorize(system, 5, solver.get());
+  EXPECT_EQ(stats.reanalyses, 1);
+  EXPECT_EQ(stats.analyses, 2);
+}
+
+TEST(AdaptiveBlockOrdering, NewAnalysisStartsByBlocksAgain) {
+  const TestSystem system = VectorGrid2D(kGridSide);
+  auto solver = MakeMumps();
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  FactorizeUntilReanalysis(system, 2000, solver.get());
+  ASSERT_EQ(solver->stats().ordering_used, "metis");
+  // The rule counts the factorizations of the new analysis only.
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().ordering_used, "metis-blocks");
+  EXPECT_EQ(solver->stats().analyses, 3);
+  EXPECT_LT(FactorizeAndSolve(system, solver.get()), 1e-12);
+  EXPECT_EQ(solver->stats().reanalyses, 1);
+}
+
+TEST(AdaptiveBlockOrdering, SmallPatternNeverUsesTheBlocks) {
+  const TestSystem system = VectorGrid2D(30);  // n = 2700
+  ASSERT_LT(system.pattern.n, kBlockOrderingMinSize);
+  auto solver = MakeMumps();
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().ordering_used, "metis");
+  EXPECT_EQ(solver->stats().reanalysis_estimate_seconds, 0.0);
+  Factorize(system, 50, solver.get());
+  EXPECT_EQ(solver->stats().reanalyses, 0);
+  EXPECT_EQ(solver->stats().analyses, 1);
+}
+
+TEST(AdaptiveBlockOrdering, GivenOrderingIsNeverReplaced) {
+  const TestSystem system = VectorGrid2D(kGridSide);
+  std::vector<int> perm, iperm;
+  ASSERT_EQ(ComputeMetisOrdering(system.pattern, &perm, &iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  auto solver = MakeMumps();
+  std::string message;
+  ASSERT_EQ(solver->AnalyzeWithOrdering(system.pattern, iperm, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().ordering_used, "user");
+  EXPECT_EQ(solver->stats().reanalysis_estimate_seconds, 0.0);
+  Factorize(system, 5, solver.get());
+  EXPECT_EQ(solver->stats().reanalyses, 0);
+}
+
+}  // namespace
+}  // namespace fcsn::internal
