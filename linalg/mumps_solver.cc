@@ -209,9 +209,11 @@ struct MumpsSolver::Impl {
   // IRN/JCN of `pattern`.
   void BuildCoordinates(const SparsityPattern& pattern);
   // PERM_IN and ICNTL(7) for options.ordering, or from `position` if given;
-  // sets by_blocks.
+  // METIS by pattern.block_starts if use_blocks and the options allow; sets
+  // by_blocks.
   LinearSolverStatus ComputeOrdering(const SparsityPattern& pattern,
                                      const std::vector<int>* position,
+                                     bool use_blocks,
                                      LinearSolverStats* stats,
                                      std::string* message);
   // MUMPS job 1 on the instance(s) options.precision asks for; *infog7 and
@@ -223,6 +225,7 @@ struct MumpsSolver::Impl {
   // The symbolic phase of `pattern`, ordered as ComputeOrdering() says, and
   // the ordering MUMPS reports into stats (ordering_used).
   LinearSolverStatus AnalyzeOrdered(const SparsityPattern& pattern,
+                                    bool use_blocks,
                                     LinearSolverStats* stats,
                                     std::string* message);
   // The adaptive rule of ordering.h, before a factorization: analyses the
@@ -278,6 +281,7 @@ void MumpsSolver::Impl::BuildCoordinates(const SparsityPattern& pattern) {
 LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
     const SparsityPattern& pattern,
     const std::vector<int>* position,
+    bool use_blocks,
     LinearSolverStats* stats,
     std::string* message) {
   const int n = pattern.n;
@@ -296,7 +300,12 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
     const SteadyClock::time_point start = SteadyClock::now();
     std::vector<int> perm, iperm;
     const LinearSolverStatus status =
-        ComputeMetisOrdering(pattern, &perm, &iperm, message, &ordering_report);
+        ComputeMetisOrdering(pattern,
+                             &perm,
+                             &iperm,
+                             message,
+                             &ordering_report,
+                             use_blocks && options.adaptive_block_ordering);
     stats->ordering_seconds += SecondsSince(start);
     if (status != LinearSolverStatus::kSuccess) return status;
     // PERM_IN(i) = pivot position of variable i = iperm[i - 1] + 1 (1-based
@@ -311,12 +320,13 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
 
 LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
     const SparsityPattern& pattern,
+    bool use_blocks,
     LinearSolverStats* stats,
     std::string* message) {
   const SteadyClock::time_point start = SteadyClock::now();
   const double ordering_before = stats->ordering_seconds;
   if (const LinearSolverStatus status =
-          ComputeOrdering(pattern, given_position, stats, message);
+          ComputeOrdering(pattern, given_position, use_blocks, stats, message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
@@ -351,9 +361,8 @@ LinearSolverStatus MumpsSolver::Impl::ApplyAdaptiveOrdering(
     return LinearSolverStatus::kSuccess;
   }
   const SteadyClock::time_point start = SteadyClock::now();
-  SparsityPattern variables = pattern;
-  variables.block_starts.clear();
-  const LinearSolverStatus status = AnalyzeOrdered(variables, stats, message);
+  const LinearSolverStatus status =
+      AnalyzeOrdered(pattern, /*use_blocks=*/false, stats, message);
   *seconds = SecondsSince(start);
   return status;
 }
@@ -448,7 +457,7 @@ LinearSolverStatus MumpsSolver::DoAnalyze(const SparsityPattern& pattern,
     }
   }
   m.BuildCoordinates(pattern);
-  return m.AnalyzeOrdered(pattern, &stats, message);
+  return m.AnalyzeOrdered(pattern, /*use_blocks=*/true, &stats, message);
 }
 
 LinearSolverStatus MumpsSolver::DoFactorize(const double* values,

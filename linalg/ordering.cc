@@ -192,7 +192,8 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
                                         std::vector<int>* perm,
                                         std::vector<int>* iperm,
                                         std::string* message,
-                                        OrderingReport* report) {
+                                        OrderingReport* report,
+                                        bool use_blocks) {
   using linalg_detail::Report;
   if (report != nullptr) *report = OrderingReport();
   if (std::string why = CheckPattern(pattern); !why.empty()) {
@@ -217,8 +218,14 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
     std::iota(iperm->begin(), iperm->end(), 0);
     return Report(LinearSolverStatus::kSuccess, "", message);
   }
-  const int code = NestedDissectionOrder(
-      &graph, n, pattern.block_starts, perm, iperm, report);
+  const std::vector<int> no_blocks;
+  const int code =
+      NestedDissectionOrder(&graph,
+                            n,
+                            use_blocks ? pattern.block_starts : no_blocks,
+                            perm,
+                            iperm,
+                            report);
   switch (code) {
     case METIS_OK:
       return Report(LinearSolverStatus::kSuccess, "", message);

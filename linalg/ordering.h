@@ -47,7 +47,10 @@
 // ordering; an analysis reused over many factorizations (time stepping on a
 // fixed contact set) pays at most R + alpha F_switch once and then factorizes
 // with the better ordering, as if it had been ordered on the variables' graph
-// from the start. See bench/results/j_ordering.md.
+// from the start. The switch point depends on measured times, so on a large
+// pattern the factorization that switches (and the rounding of the iterates
+// after it) may differ between runs; patterns below kBlockOrderingMinSize
+// are never ordered by blocks. See bench/results/j_ordering.md.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_
 
@@ -149,11 +152,13 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
 // returns kSuccess; otherwise returns kInvalidInput (pattern), kOutOfMemory or
 // kFailure with a message. Edgeless graphs (diagonal matrices, n <= 1) get the
 // identity. `report` (may be nullptr) receives what the ordering did.
+// use_blocks = false ignores pattern.block_starts.
 LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
                                         std::vector<int>* perm,
                                         std::vector<int>* iperm,
                                         std::string* message,
-                                        OrderingReport* report = nullptr);
+                                        OrderingReport* report = nullptr,
+                                        bool use_blocks = true);
 
 }  // namespace fcsn::internal
 

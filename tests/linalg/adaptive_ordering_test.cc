@@ -182,6 +182,31 @@ TEST(AdaptiveBlockOrdering, SmallPatternNeverUsesTheBlocks) {
   EXPECT_EQ(solver->stats().analyses, 1);
 }
 
+TEST(AdaptiveBlockOrdering, OptionOffOrdersTheDofGraphFromTheStart) {
+  const TestSystem system = VectorGrid2D(kGridSide);
+  LinearSolverOptions options;
+  options.adaptive_block_ordering = false;
+  std::string message;
+  auto solver = MumpsSolver::Create(options, &message);
+  ASSERT_NE(solver, nullptr) << message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().ordering_used, "metis");
+  EXPECT_EQ(solver->stats().reanalysis_estimate_seconds, 0.0);
+  // The ordering of the pattern without blocks.
+  std::vector<int> perm, iperm;
+  SparsityPattern plain = system.pattern;
+  plain.block_starts.clear();
+  ASSERT_EQ(ComputeMetisOrdering(plain, &perm, &iperm, nullptr),
+            LinearSolverStatus::kSuccess);
+  auto given = MakeMumps();
+  ASSERT_EQ(given->AnalyzeWithOrdering(plain, iperm, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().estimated_flops, given->stats().estimated_flops);
+  Factorize(system, 3, solver.get());
+  EXPECT_EQ(solver->stats().reanalyses, 0);
+}
+
 TEST(AdaptiveBlockOrdering, GivenOrderingIsNeverReplaced) {
   const TestSystem system = VectorGrid2D(kGridSide);
   std::vector<int> perm, iperm;
