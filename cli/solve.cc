@@ -45,8 +45,7 @@ struct SolveArgs {
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
   double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
   bool out_of_core = false;
-  bool no_block_ordering =
-      false;                    // LinearSolverOptions::adaptive_block_ordering
+  bool block_ordering = false;  // LinearSolverOptions::adaptive_block_ordering
   std::string out_of_core_dir;  // non-empty implies out_of_core
   bool warm_start = false;
   bool distribute_m = false;
@@ -118,7 +117,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
   options.linear_solver.low_rank_tolerance = args.low_rank;
-  options.linear_solver.adaptive_block_ordering = !args.no_block_ordering;
+  options.linear_solver.adaptive_block_ordering = args.block_ordering;
   options.linear_solver.out_of_core =
       args.out_of_core || !args.out_of_core_dir.empty();
   options.linear_solver.out_of_core_directory = args.out_of_core_dir;
@@ -411,10 +410,12 @@ void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
                       args->out_of_core_dir,
                       "Parent directory of the out-of-core files (implies "
                       "--out-of-core)");
-  command->add_flag("--no-block-ordering",
-                    args->no_block_ordering,
-                    "METIS orders the dof graph of a large J from the start "
-                    "(default: its node blocks first, re-ordered adaptively)");
+  command->add_flag("--block-ordering",
+                    args->block_ordering,
+                    "METIS orders a large J (n + m >= 20,000) by its node "
+                    "blocks first, and by its dof graph once the "
+                    "factorizations have cost enough (default: the dof graph "
+                    "from the start)");
 }
 
 // How each file is solved and reported: M distributed, JSON.

@@ -74,9 +74,10 @@ namespace fcsn::internal {
 // (the last one ends at n). Empty: no blocks known. Otherwise strictly
 // increasing, block_starts[0] = 0, every entry < n. The block ordering is
 // cheap but gives more flops per factorization (J: 3 % on the refine-2 wall,
-// 14 % on the elastic bar; bench/results/refine2_speed.md), so MUMPS orders
-// such a pattern again without its blocks once the factorizations of the
-// analysis have cost enough (the adaptive rule of linalg/ordering.h).
+// 14 % on the elastic bar; bench/results/refine2_speed.md): MUMPS uses the
+// blocks only with LinearSolverOptions::adaptive_block_ordering, and orders
+// such a pattern again without them once the factorizations of the analysis
+// have cost enough (the adaptive rule of linalg/ordering.h).
 struct SparsityPattern {
   int n = 0;
   std::vector<int> col_ptr;

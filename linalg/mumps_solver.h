@@ -16,8 +16,9 @@
 // host's); kScotch, kAmd and kAuto set ICNTL(7) = 3, 0, 7; kPtScotch asks for
 // the parallel analysis (ICNTL(28) = 2, ICNTL(29) = 1), sequential SCOTCH on
 // one process. stats().ordering_used is read back from INFOG(7) and
-// INFOG(32), so a silent fallback of MUMPS is visible. kMetis on a pattern
-// with block_starts applies the adaptive block ordering of ordering.h: the
+// INFOG(32), so a silent fallback of MUMPS is visible. kMetis with
+// options.adaptive_block_ordering on a pattern with block_starts applies the
+// adaptive block ordering of ordering.h: the
 // quotient's ordering first ("metis-blocks"), then, inside the Factorize()
 // where the rule says so, a new analysis on the variables' graph ("metis";
 // stats().reanalyses).

@@ -34,7 +34,9 @@
 // above, so smaller patterns keep their orderings bit for bit.
 //
 // Adaptive block ordering (applied by MumpsSolver to patterns with
-// block_starts; NewtonSystem gives J's): the block ordering saves METIS time
+// block_starts, NewtonSystem gives J's, when
+// LinearSolverOptions::adaptive_block_ordering; off by default, see there
+// for the measured trade-off): the block ordering saves METIS time
 // once per analysis and costs a fraction alpha of every factorization, so a
 // pattern analysed by blocks is analysed again on its variables' graph, before
 // a factorization, as soon as

@@ -55,15 +55,18 @@ struct LinearSolverOptions {
   // backend ignores this field.
   Ordering ordering = Ordering::kMetis;
 
-  // kMetis on a Newton matrix of n + m >= 20,000 unknowns (MUMPS only): METIS
-  // first orders the quotient graph of J's blocks (3 velocity dofs of a node,
-  // each contact unknown alone), ~4x faster than its dof graph for 4-15 %
-  // more flops per factorization, and the analysis is redone on the dof graph
-  // in the factorization where the factorizations so far would have paid for
-  // it (an adaptive rule on measured times, linalg/ordering.h). false: the dof
-  // graph from the start, one analysis per pattern, and results that do not
-  // depend on timings (bench/results/j_ordering.md).
-  bool adaptive_block_ordering = true;
+  // true, with kMetis on a Newton matrix of n + m >= 20,000 unknowns (MUMPS
+  // only): METIS first orders the quotient graph of J's blocks (3 velocity
+  // dofs of a node, each contact unknown alone), ~4x faster than its dof
+  // graph for 4-15 % more flops per factorization, and the analysis is redone
+  // on the dof graph in the factorization where the factorizations so far
+  // would have paid for it (an adaptive rule on measured times,
+  // linalg/ordering.h; the iterates after the switch then depend on timings).
+  // Refine-2 wall, 1 BLAS thread: cold gravity steps (2 factorizations) 12 %
+  // faster, cold shear steps (19-30) up to 5 % slower, warm time stepping
+  // ~0.4 s slower once (bench/results/j_ordering.md). false (the default):
+  // the dof graph from the start, one analysis per pattern.
+  bool adaptive_block_ordering = false;
 
   // MUMPS ICNTL(14): percentage by which the working space estimated by the
   // analysis is enlarged before the numeric factorization (delayed pivots make

@@ -67,13 +67,13 @@ TEST(MemoryOptionsCli, LowRankConvergesByTheCriterion) {
   }
 }
 
-// --no-block-ordering (LinearSolverOptions::adaptive_block_ordering) comes
-// back in the JSON; below 20,000 unknowns J is never ordered by blocks, so
-// the solve is the same.
-TEST(MemoryOptionsCli, NoBlockOrderingIsReportedAndChangesNothingWhenSmall) {
-  const nlohmann::json adaptive = SolveJson("--no-history", "CubeH8.hdf5");
-  const nlohmann::json off =
-      SolveJson("--no-history --no-block-ordering", "CubeH8.hdf5");
+// --block-ordering (LinearSolverOptions::adaptive_block_ordering) comes back
+// in the JSON; below 20,000 unknowns J is never ordered by blocks, so the
+// solve is the same.
+TEST(MemoryOptionsCli, BlockOrderingIsReportedAndChangesNothingWhenSmall) {
+  const nlohmann::json adaptive =
+      SolveJson("--no-history --block-ordering", "CubeH8.hdf5");
+  const nlohmann::json off = SolveJson("--no-history", "CubeH8.hdf5");
   ASSERT_FALSE(adaptive.empty() || off.empty());
   EXPECT_TRUE(adaptive["adaptive_block_ordering"].get<bool>());
   EXPECT_FALSE(off["adaptive_block_ordering"].get<bool>());

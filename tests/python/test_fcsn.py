@@ -272,9 +272,9 @@ def test_memory_options_reach_mumps_and_are_reported(tmp_path):
         "out_of_core_directory": str(tmp_path)})
     assert o.linear_solver.low_rank_tolerance == 1e-8
     assert o.linear_solver.out_of_core
-    assert o.linear_solver.adaptive_block_ordering
-    assert not fcsn.make_options(linear_solver={
-        "adaptive_block_ordering": False}).linear_solver.adaptive_block_ordering
+    assert not o.linear_solver.adaptive_block_ordering
+    assert fcsn.make_options(linear_solver={
+        "adaptive_block_ordering": True}).linear_solver.adaptive_block_ordering
     p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
     result = fcsn.solve(p.M, p.H, p.f, p.w, p.mu, options=o)
     s = result.summary
