@@ -40,6 +40,7 @@ struct SolveArgs {
   double time_limit = 0.0;  // 0: none
   double regularization = SolverOptions().singular_regularization;
   int krylov_reuse = SolverOptions().krylov_reuse_iterations;
+  int setup_threads = SolverOptions().setup_threads;
   double rho_factor = SolverOptions().rho.factor;
   double rho_boost = SolverOptions().rho.initial_boost;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
@@ -114,6 +115,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.tolerance = args.tol;
   options.singular_regularization = args.regularization;
   options.krylov_reuse_iterations = args.krylov_reuse;
+  options.setup_threads = args.setup_threads;
   options.hybrid.warm_sweeps = args.warm_sweeps;
   options.max_iterations = args.max_iter;
   options.linear_solver.low_rank_tolerance = args.low_rank;
@@ -510,6 +512,12 @@ void RegisterSolveCommand(CLI::App& app) {
                    args->krylov_reuse,
                    "Try FGMRES on the previous factors of J for at most this "
                    "many iterations before refactorizing (0: off)")
+      ->capture_default_str();
+  command
+      ->add_option("--setup-threads",
+                   args->setup_threads,
+                   "2: J's ordering and analysis on a second thread while M "
+                   "is factorized (n >= 20,000)")
       ->capture_default_str();
   command
       ->add_option("--warm-sweeps",

@@ -205,6 +205,36 @@ void MFactorization::Reset() {
 }
 
 bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
+  return Factorize(M, /*may_order=*/true, message);
+}
+
+bool MFactorization::FactorizeOrdered(const SparseMatrix& M,
+                                      std::string* message) {
+  return Factorize(M, /*may_order=*/false, message);
+}
+
+void MFactorization::Order(const SparseMatrix& M) {
+  if (M.rows() != M.cols() || M.rows() == 0 ||
+      M.rows() < supernodal_min_dofs_) {
+    return;
+  }
+  // Not positive definite or not symmetric shows in the factorization, which
+  // then drops this analysis (FactorizeOrdered() fails, Factorize() decides).
+  bool analyzed = false;
+  std::string failure;
+  if (M.isCompressed()) {
+    factors_->cholesky.Analyze(M, &analyzed, &failure);
+  } else {
+    SparseMatrix compressed = M;
+    compressed.makeCompressed();
+    factors_->cholesky.Analyze(compressed, &analyzed, &failure);
+  }
+  if (analyzed) ++analyses_;
+}
+
+bool MFactorization::Factorize(const SparseMatrix& M,
+                               bool may_order,
+                               std::string* message) {
   Reset();
   if (M.rows() != M.cols()) {
     *message = "M must be square, but it is " + std::to_string(M.rows()) +
@@ -216,10 +246,18 @@ bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
     type_ = MFactorizationType::kSimplicialLdlt;
     return true;
   }
+  if (!may_order && (n < supernodal_min_dofs_ || !M.isCompressed() ||
+                     !factors_->cholesky.AnalyzedFor(M))) {
+    *message = "M has no kept supernodal analysis";
+    return false;
+  }
   ++factorizations_;
   const bool symmetric = IsSymmetricM(M);
   if (symmetric && n >= supernodal_min_dofs_ && FactorizeSupernodal(M)) {
     type_ = MFactorizationType::kSupernodalCholesky;
+  } else if (!may_order) {
+    *message = "M needs another factorization than the supernodal Cholesky";
+    return false;
   } else if (symmetric) {
     if (!factors_->analyzed.Matches(M)) {
       factors_->ldlt.analyzePattern(M);
@@ -408,15 +446,31 @@ bool MInverse::Factorize(std::string* message) {
   }
   if (!attempted_) {
     attempted_ = true;
-    factored_ = factorization_.Factorize(problem_->M, &failure_);
-    symmetric_ = factored_ && factorization_.symmetric();
-    if (factored_) {
-      factored_m_ = problem_->M;
-      factored_m_.makeCompressed();
-    }
+    if (factorization_.Factorize(problem_->M, &failure_)) RecordFactored();
   }
   if (!factored_) *message = failure_;
   return factored_;
+}
+
+void MInverse::Order() {
+  if (problem_ != nullptr && !attempted_) factorization_.Order(problem_->M);
+}
+
+bool MInverse::FactorizeOrdered() {
+  if (problem_ == nullptr) return false;
+  if (attempted_) return factored_;
+  std::string failure;
+  if (!factorization_.FactorizeOrdered(problem_->M, &failure)) return false;
+  attempted_ = true;
+  RecordFactored();
+  return true;
+}
+
+void MInverse::RecordFactored() {
+  factored_ = true;
+  symmetric_ = factorization_.symmetric();
+  factored_m_ = problem_->M;
+  factored_m_.makeCompressed();
 }
 
 bool MInverse::ComputeQFree(std::string* message) {

@@ -110,6 +110,20 @@ class MFactorization {
   // from its last one. On failure returns false, sets *message and leaves
   // type() == kNone.
   bool Factorize(const SparseMatrix& M, std::string* message);
+  // Factorize() in two parts, for a caller that runs other work calling METIS
+  // on a second thread meanwhile (solver.cc, SolverOptions::setup_threads):
+  // METIS 5.1 swaps the process' SIGABRT and SIGTERM handlers around every
+  // call, so two overlapping calls can leave its handler installed for good.
+  // Order(M) makes the METIS call of Factorize(M) (the supernodal symbolic
+  // analysis, when M has supernodal_min_dofs rows or more: kept while M's
+  // pattern is unchanged). FactorizeOrdered(M) is then Factorize(M) without
+  // any ordering: true with the same factors, bit for bit, when M is
+  // symmetric, positive definite and so analyzed; otherwise false (type() ==
+  // kNone, *message says why), and Factorize(M) is left to the caller for
+  // when the other work is done (M not symmetric, or not positive definite:
+  // the LU or the LDL^T orders M).
+  void Order(const SparseMatrix& M);
+  bool FactorizeOrdered(const SparseMatrix& M, std::string* message);
   // Drops the numeric factors (type() becomes kNone); the analysis is kept.
   void Reset();
   // True for LU; for LDL^T (or L L^T, d_i = L_ii^2), true when every pivot
@@ -154,6 +168,8 @@ class MFactorization {
   // The supernodal Cholesky of the symmetric M; false when M is not positive
   // definite (or CHOLMOD fails).
   bool FactorizeSupernodal(const SparseMatrix& M);
+  // Factorize() (may_order) or FactorizeOrdered() (!may_order).
+  bool Factorize(const SparseMatrix& M, bool may_order, std::string* message);
 
   struct Factors;
   std::unique_ptr<Factors> factors_;
@@ -186,6 +202,13 @@ class MInverse {
   // Factorizes M on the first call after Bind(), then returns that outcome
   // (and its message) again. False before any Bind().
   bool Factorize(std::string* message);
+  // That first factorization in two parts around other work calling METIS on
+  // a second thread (MFactorization::Order): Order() before that work starts,
+  // FactorizeOrdered() while it runs; true when M is then factored (as
+  // Factorize() would, or kept from an earlier solve). False: nothing was
+  // recorded, and Factorize() must wait for the other work to end.
+  void Order();
+  bool FactorizeOrdered();
   // q_free = H^T M^-1 f + w (factorizes if needed). False with a message when
   // M cannot be factored or M^-1 f is not finite.
   bool ComputeQFree(std::string* message);
@@ -205,6 +228,9 @@ class MInverse {
   const GlobalProblem* problem() const { return problem_; }
 
  private:
+  // Records a successful first factorization of problem_->M.
+  void RecordFactored();
+
   const GlobalProblem* problem_ = nullptr;
   MFactorization factorization_;
   SparseMatrix factored_m_;  // the M of factorization_ (when factored_)

@@ -43,6 +43,9 @@ std::string ValidateTopLevel(const SolverOptions& options) {
                      options.krylov_reuse_iterations,
                      "must lie in [0, 100]");
   }
+  if (options.setup_threads < 1 || options.setup_threads > 2) {
+    return Violation("setup_threads", options.setup_threads, "must be 1 or 2");
+  }
   return "";
 }
 

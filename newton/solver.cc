@@ -13,14 +13,19 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <future>
 #include <memory>
 #include <string>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 #include "fcsn/error_measures.h"
 #include "linalg/distributed_jacobian_solver.h"
 #include "linalg/linear_solver.h"
 #include "newton/cold_start.h"
 #include "newton/distributed_m.h"
+#include "newton/fill_ordering.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
 #include "newton/m_factorization.h"
@@ -193,6 +198,17 @@ class Solver::Impl {
   bool EnsureAnalysis(const GlobalProblem& problem,
                       const DistributedMatrix* distributed_m,
                       SolverSummary* summary);
+  // J's pattern and analysis on a second thread (EnsureAnalysis() into a
+  // summary of its own) while M is factorized (SolverOptions::setup_threads).
+  using Analysis = std::future<std::pair<bool, SolverSummary>>;
+  bool OverlapsAnalysis(const SolveRun& run) const;
+  // M's ordering, then the second thread started, then M factorized unless
+  // that needs another ordering (MInverse::Order). An invalid future when no
+  // thread could be started.
+  Analysis StartAnalysis(const GlobalProblem& problem);
+  // Waits for the second thread and adds its summary's timings and analyses
+  // to *summary; false with its status and message on failure.
+  static bool FinishAnalysis(Analysis* analysis, SolverSummary* summary);
   // Starts the run: iterate, deadline, counters; false (status set) on a bad
   // guess.
   bool Start(const GlobalProblem& problem,
@@ -325,9 +341,50 @@ bool Solver::Impl::Start(const GlobalProblem& problem,
   return true;
 }
 
+bool Solver::Impl::OverlapsAnalysis(const SolveRun& run) const {
+  const GlobalProblem& problem = *run.problem;
+  const bool analysis_kept = linear_ && distributed_linear_ == nullptr &&
+                             analyzed_ && system_.SamePattern(problem);
+  return options_.setup_threads >= 2 && options_.solver != SolverType::kNsgs &&
+         run.distributed_m == nullptr &&
+         problem.n() >= internal::kNestedDissectionMinDofs && !analysis_kept &&
+         !m_inverse_.reused_factors() &&
+         std::thread::hardware_concurrency() >= 2;
+}
+
+Solver::Impl::Analysis Solver::Impl::StartAnalysis(
+    const GlobalProblem& problem) {
+  m_inverse_.Order();  // its METIS call never overlaps J's
+  Analysis analysis;
+  try {
+    analysis = std::async(std::launch::async, [this, &problem] {
+      SolverSummary own;
+      const bool analyzed = EnsureAnalysis(problem, nullptr, &own);
+      return std::make_pair(analyzed, std::move(own));
+    });
+  } catch (const std::system_error&) {
+    return Analysis();  // no thread: the analysis follows M's setup
+  }
+  if (!m_inverse_.FactorizeOrdered()) analysis.wait();
+  return analysis;
+}
+
+bool Solver::Impl::FinishAnalysis(Analysis* analysis, SolverSummary* summary) {
+  const auto [analyzed, own] = analysis->get();
+  summary->timings.setup += own.timings.setup;
+  summary->timings.analysis += own.timings.analysis;
+  summary->analyses += own.analyses;
+  if (!analyzed) {
+    summary->status = own.status;
+    summary->message = own.message;
+  }
+  return analyzed;
+}
+
 bool Solver::Impl::Prepare(SolveRun* run) {
   const GlobalProblem& problem = *run->problem;
   SolverSummary& summary = *run->summary;
+  Analysis analysis;  // valid when J's analysis runs on a second thread
   {
     ScopedTimer timer(&summary.timings.setup);
     std::string message;
@@ -337,6 +394,7 @@ bool Solver::Impl::Prepare(SolveRun* run) {
           problem, options_, &run->scaling, &message);
     } else {
       m_inverse_.Bind(problem);
+      if (OverlapsAnalysis(*run)) analysis = StartAnalysis(problem);
       scaled = internal::ComputeScaling(
           problem, options_.rho, &run->scaling, &message, &m_inverse_);
     }
@@ -362,7 +420,10 @@ bool Solver::Impl::Prepare(SolveRun* run) {
                              &run->v,
                              &run->r);
   }
-  if (!EnsureAnalysis(problem, run->distributed_m, &summary)) return false;
+  const bool analyzed =
+      analysis.valid() ? FinishAnalysis(&analysis, &summary)
+                       : EnsureAnalysis(problem, run->distributed_m, &summary);
+  if (!analyzed) return false;
   system_.SetMatrixValues(problem, run->distributed_m);
   return true;
 }

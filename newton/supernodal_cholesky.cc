@@ -173,6 +173,7 @@ bool SupernodalCholesky::Impl::Analyze(const SparseMatrix& M,
     return false;
   }
   analyzed.Assign(M);
+  BuildMaps();
   return true;
 }
 
@@ -317,16 +318,27 @@ SupernodalCholesky::~SupernodalCholesky() = default;
 void SupernodalCholesky::Reset() { impl_->factored = false; }
 bool SupernodalCholesky::factored() const { return impl_->factored; }
 
+bool SupernodalCholesky::Analyze(const SparseMatrix& M,
+                                 bool* analyzed,
+                                 std::string* message) {
+  *analyzed = false;
+  if (AnalyzedFor(M)) return true;
+  impl_->factored = false;
+  if (!impl_->Analyze(M, message)) return false;
+  *analyzed = true;
+  return true;
+}
+
+bool SupernodalCholesky::AnalyzedFor(const SparseMatrix& M) const {
+  return impl_->L != nullptr && impl_->analyzed.Matches(M);
+}
+
 bool SupernodalCholesky::Factorize(const SparseMatrix& M,
                                    bool* analyzed,
                                    std::string* message) {
   Impl& impl = *impl_;
   impl.factored = false;
-  *analyzed = false;
-  if (impl.L == nullptr || !impl.analyzed.Matches(M)) {
-    if (!impl.Analyze(M, message)) return false;
-    *analyzed = true;
-  }
+  if (!Analyze(M, analyzed, message)) return false;
   cholmod_sparse A = LowerView(M);
   cholmod_factorize(&A, impl.L, &impl.common);
   if (impl.common.status != CHOLMOD_OK || impl.L->minor < impl.L->n ||
@@ -337,7 +349,6 @@ bool SupernodalCholesky::Factorize(const SparseMatrix& M,
                std::to_string(minor) + ")";
     return false;
   }
-  if (*analyzed) impl.BuildMaps();
   impl.work.resize(impl.n());
   impl.factored = true;
   return true;

@@ -63,6 +63,13 @@ class SupernodalCholesky {
   // symbolic analysis (ordering, supernodes) is redone only when M's pattern
   // differs from the last analyzed one; *analyzed tells whether it was.
   bool Factorize(const SparseMatrix& M, bool* analyzed, std::string* message);
+  // The symbolic analysis alone (METIS ordering, supernodes), when M's pattern
+  // differs from the analyzed one (*analyzed tells whether it did); false
+  // with a message when CHOLMOD fails. Factorize(M) is then numeric only.
+  bool Analyze(const SparseMatrix& M, bool* analyzed, std::string* message);
+  // Whether the kept symbolic analysis is for M's pattern: Factorize(M) then
+  // makes no METIS call.
+  bool AnalyzedFor(const SparseMatrix& M) const;
   // Drops the numeric factor.
   void Reset();
   bool factored() const;

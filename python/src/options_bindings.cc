@@ -146,6 +146,7 @@ void BindSolverOptions(py::module_& m) {
       .def_readwrite("time_limit_seconds", &O::time_limit_seconds)
       .def_readwrite("singular_regularization", &O::singular_regularization)
       .def_readwrite("krylov_reuse_iterations", &O::krylov_reuse_iterations)
+      .def_readwrite("setup_threads", &O::setup_threads)
       .def_readwrite("rho", &O::rho)
       .def_readwrite("line_search", &O::line_search)
       .def_readwrite("linear_solver", &O::linear_solver)
