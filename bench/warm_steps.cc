@@ -13,7 +13,8 @@
 // steps (setup = rho, q_free, M's factorization, pattern; other = total minus
 // the listed parts). --per-step prints one line per step. --extrapolate
 // starts step k >= 3 from 2 x_{k-1} - x_{k-2} (fcsn::ExtrapolateGuess).
-// --krylov-reuse K sets SolverOptions::krylov_reuse_iterations (default 0).
+// --krylov-reuse K sets SolverOptions::krylov_reuse_iterations (default -1:
+// auto; 0: off).
 #include <time.h>
 
 #include <algorithm>
@@ -44,7 +45,8 @@ struct Args {
   // Guess = linear extrapolation of the two previous solutions
   // (fcsn::ExtrapolateGuess) instead of the previous solution.
   bool extrapolate = false;
-  int krylov_reuse = 0;  // SolverOptions::krylov_reuse_iterations
+  // SolverOptions::krylov_reuse_iterations (its default: kAutoKrylovReuse).
+  int krylov_reuse = fcsn::SolverOptions().krylov_reuse_iterations;
 };
 
 bool Parse(int argc, char** argv, Args* args) {

@@ -159,6 +159,7 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   o.max_iterations = s.max_iterations;
   o.nsgs.max_sweeps = s.nsgs_max_sweeps;
   o.time_limit_seconds = s.time_limit_seconds;
+  static_assert(FCSN_KRYLOV_REUSE_AUTO == fcsn::kAutoKrylovReuse);
   o.krylov_reuse_iterations = s.krylov_reuse_iterations;
   static_assert(FCSN_MPI_COMM_WORLD == fcsn::kMpiCommWorld);
   o.linear_solver.mpi_communicator = s.mpi_comm;

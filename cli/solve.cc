@@ -511,7 +511,8 @@ void RegisterSolveCommand(CLI::App& app) {
       ->add_option("--krylov-reuse",
                    args->krylov_reuse,
                    "Try FGMRES on the previous factors of J for at most this "
-                   "many iterations before refactorizing (0: off)")
+                   "many iterations before refactorizing (-1: auto, 10 when "
+                   "n + m >= 20000, else off; 0: off)")
       ->capture_default_str();
   command
       ->add_option("--setup-threads",

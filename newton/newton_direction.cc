@@ -5,6 +5,54 @@
 
 namespace fcsn::internal {
 
+int KrylovReuseBudget(int option, int size) {
+  if (option != kAutoKrylovReuse) return option;
+  // From this size on the reuse was measured to pay: the elastic bar
+  // (n + m = 25,452; a factorization ~13 inner iterations) and the refine-2
+  // walls (51,401; ~21), where a gravity step factorizes once instead of
+  // twice. Below lie the 688-contact walls (9,269), where the reuse saved no
+  // time on 50 cold steps (a factorization is 0.02-0.03 s) and raised their
+  // largest iteration count 27 -> 29, and every FCLib and golden-history
+  // problem: they keep the exact Newton iteration
+  // (bench/results/krylov_reuse.md).
+  constexpr int kAutoMinSize = 20000;
+  // The budget of the measurements: a failed attempt costs at most half a
+  // factorization at refine 2, and 15 or 20 saved nothing more.
+  constexpr int kAutoIterations = 10;
+  return size >= kAutoMinSize ? kAutoIterations : 0;
+}
+
+int CountChangedContacts(const NewtonSystem& system,
+                         const SolveRun& run,
+                         const std::vector<double>& factorized,
+                         double relative,
+                         std::vector<double>* workspace) {
+  const int n = system.n();
+  const int nc = system.m() / 3;
+  const SparsityPattern& pattern = system.pattern();
+  const std::vector<double>& values = system.values();
+  // (squared change, squared norm) per contact.
+  workspace->assign(2 * nc, 0.0);
+  for (int j = 0; j < pattern.n; ++j) {
+    const double scale =
+        run.weight_contact * (j < n ? run.column_v : run.column_r);
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int row = pattern.row_index[p];
+      if (row < n) continue;
+      const int a = (row - n) / 3;
+      const double change = values[p] * scale - factorized[p];
+      (*workspace)[2 * a] += change * change;
+      (*workspace)[2 * a + 1] += factorized[p] * factorized[p];
+    }
+  }
+  int changed = 0;
+  for (int a = 0; a < nc; ++a) {
+    changed +=
+        (*workspace)[2 * a] > relative * relative * (*workspace)[2 * a + 1];
+  }
+  return changed;
+}
+
 LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
                                             const NewtonSystem& system,
                                             LinearSolver* linear,
@@ -17,12 +65,15 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   // The merit of the previous iterate, for MayReuse and the forcing term.
   const double previous_merit = previous_merit_;
   previous_merit_ = merit;
-  if (MayReuse(options, run, merit, previous_merit) &&
+  const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
+                                       system.n() + system.m());
+  if (MayReuse(budget, run, merit, previous_merit) &&
+      FewContactsChanged(system, run, budget) &&
       ReuseFactors(system,
                    linear,
                    run,
                    DG,
-                   options.krylov_reuse_iterations,
+                   budget,
                    ForcingTerm(merit, previous_merit))) {
     return LinearSolverStatus::kSuccess;
   }
@@ -57,7 +108,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   return status;
 }
 
-bool NewtonDirection::MayReuse(const SolverOptions& options,
+bool NewtonDirection::MayReuse(int budget,
                                const SolveRun& run,
                                double merit,
                                double previous_merit) const {
@@ -70,8 +121,27 @@ bool NewtonDirection::MayReuse(const SolverOptions& options,
   // M distributed: the products by J are collective and FGMRES' decisions
   // would have to agree over the ranks; not supported (documented at
   // SolverOptions::krylov_reuse_iterations).
-  return options.krylov_reuse_iterations > 0 && reusable_factors_ &&
-         run.distributed_m == nullptr && merit <= kContraction * previous_merit;
+  return budget > 0 && reusable_factors_ && run.distributed_m == nullptr &&
+         merit <= kContraction * previous_merit;
+}
+
+bool NewtonDirection::FewContactsChanged(const NewtonSystem& system,
+                                         const SolveRun& run,
+                                         int budget) {
+  if (scaled_values_.size() != system.values().size()) return false;
+  // Rows changed by less than this fraction barely matter at eta <= 0.01.
+  constexpr double kChangedRow = 1e-2;
+  // Inner iterations FGMRES needs per contact changed beyond kChangedRow: up
+  // to 3 (its rows), ~2 measured. Probed attempts (bench/results/
+  // krylov_reuse.md, K = 10): with at most 5 such contacts FGMRES met eta
+  // within K in 33 of 34 (refine-2 cold and warm shear and gravity steps,
+  // 688-contact walls); with more, in 2 of 78 on cold refine-2 shear steps
+  // (the waste this gate removes), 8 of 19 on warm ones, 5 of 17 on the
+  // elastic bar (the wins it gives up).
+  constexpr int kIterationsPerContact = 2;
+  const int changed = CountChangedContacts(
+      system, run, scaled_values_, kChangedRow, &contact_changes_);
+  return kIterationsPerContact * changed <= budget;
 }
 
 double NewtonDirection::ForcingTerm(double merit, double previous_merit) {

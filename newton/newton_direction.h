@@ -28,11 +28,18 @@
 //
 // within K inner iterations (an inexact Newton direction; FGMRES gives up
 // earlier when its rate predicts K will not do); otherwise J is factorized as
-// above. eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
+// above. K is KrylovReuseBudget(options, n + m) (kAutoKrylovReuse: 10 from
+// n + m = 20,000 on, 0 below). eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
 // 1996), eta_k = min(0.01, 0.9 (||D G_k|| / ||D G_{k-1}||)^2), which keeps the
 // local superlinear rate of the exact iteration. Tried only
 //   * while the merit contracts: ||D G_k|| <= 0.5 ||D G_{k-1}|| (the local
 //     regime of inexact Newton theory);
+//   * when few contacts changed their rows of J since the factorization:
+//     P^-1 D J_k C = I + P^-1 (D (J_k - J_{k-1}) C), whose second term has
+//     rank <= the number of changed rows, and FGMRES needs at most that rank
+//     + 1 iterations. At most K/2 contacts may have rows changed by more than
+//     1 % (CountChangedContacts); otherwise the attempt would most likely
+//     fail and its inner iterations be wasted (cold steps);
 //   * once per factorization: the factors are those of iterate k - 1;
 //   * when M is not distributed (the products by J are collective there).
 // The constants are measured choices, see newton_direction.cc.
@@ -61,6 +68,21 @@
 #include "newton/solve_run.h"
 
 namespace fcsn::internal {
+
+// K of SolverOptions::krylov_reuse_iterations = `option` (kAutoKrylovReuse
+// resolved) for a Newton system of `size` = n + m unknowns; 0: off.
+int KrylovReuseBudget(int option, int size);
+
+// Number of contacts a whose rows of D J C (the current values of `system`,
+// scaled by `run`) differ from `factorized` (NewtonSystem::ScaledValues when J
+// was factorized) by more than `relative` of their norm there:
+//   ||rows_a(D J C) - rows_a(factorized)||_2 > relative ||rows_a(factorized)||_2.
+// *workspace holds per-contact sums (resized; allocation-free when sized).
+int CountChangedContacts(const NewtonSystem& system,
+                         const SolveRun& run,
+                         const std::vector<double>& factorized,
+                         double relative,
+                         std::vector<double>* workspace);
 
 class NewtonDirection {
  public:
@@ -103,10 +125,15 @@ class NewtonDirection {
                                           std::string* message);
   // Whether the iterate of weighted residual norm `merit` tries the last
   // factors (the conditions in the header comment).
-  bool MayReuse(const SolverOptions& options,
+  bool MayReuse(int budget,
                 const SolveRun& run,
                 double merit,
                 double previous_merit) const;
+  // Whether few enough contacts changed since the factorization for FGMRES to
+  // be expected within `budget` iterations (the header comment).
+  bool FewContactsChanged(const NewtonSystem& system,
+                          const SolveRun& run,
+                          int budget);
   // eta_k from the merits of the iterate and of the previous one.
   static double ForcingTerm(double merit, double previous_merit);
   // True and d, slope set when FGMRES on the last factors reaches eta within
@@ -129,7 +156,9 @@ class NewtonDirection {
                            const Eigen::VectorXd& DG,
                            std::string* message);
 
+  // D J C when J was last factorized (before any regularization).
   std::vector<double> scaled_values_, regularized_values_;
+  std::vector<double> contact_changes_;  // CountChangedContacts' workspace
   Eigen::VectorXd d_, Jd_, DJd_, Cy_, y_;
   double slope_ = 0.0;
   bool previous_singular_ = false;

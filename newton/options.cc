@@ -37,11 +37,11 @@ std::string ValidateTopLevel(const SolverOptions& options) {
                      options.singular_regularization,
                      "must lie in [0, 1)");
   }
-  if (options.krylov_reuse_iterations < 0 ||
+  if (options.krylov_reuse_iterations < kAutoKrylovReuse ||
       options.krylov_reuse_iterations > 100) {
     return Violation("krylov_reuse_iterations",
                      options.krylov_reuse_iterations,
-                     "must lie in [0, 100]");
+                     "must lie in [0, 100] or be kAutoKrylovReuse (-1)");
   }
   if (options.setup_threads < 1 || options.setup_threads > 2) {
     return Violation("setup_threads", options.setup_threads, "must be 1 or 2");

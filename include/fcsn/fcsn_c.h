@@ -132,9 +132,14 @@ typedef struct fcsn_settings {
   int mpi_comm; /* MPI flavour only: MPI_Comm_c2f(comm); FCSN_MPI_COMM_WORLD */
   int cold_start; /* fcsn_cold_start; FCSN_COLD_START_AUTO */
   /* FGMRES iterations on the previous factors of J before refactorizing,
-     in [0, 100]; 0 (off) */
+     in [0, 100] (0: off), or FCSN_KRYLOV_REUSE_AUTO (default: 10 when
+     n + m >= 20000, off below) */
   int krylov_reuse_iterations;
 } fcsn_settings;
+
+/* fcsn_settings.krylov_reuse_iterations choosing the budget from the size
+   (fcsn::kAutoKrylovReuse). */
+#define FCSN_KRYLOV_REUSE_AUTO (-1)
 
 /* fcsn_settings.mpi_comm standing for MPI_COMM_WORLD (fcsn::kMpiCommWorld). */
 #define FCSN_MPI_COMM_WORLD (-987654)

@@ -72,6 +72,10 @@ inline constexpr std::array<ColdStart, 4> kAllColdStarts = {
 // tolerance a solve is asked for.
 inline constexpr double kColdStartRoundOff = 1e-10;
 
+// SolverOptions::krylov_reuse_iterations: the budget chosen from the size of
+// the Newton system.
+inline constexpr int kAutoKrylovReuse = -1;
+
 // Line search on the merit theta(z) = 1/2 ||D G(z)||^2 (formulations.md §6),
 // D = diag(1/s_eq on the equilibrium rows, 1/s_c on the contact rows) puts
 // both blocks on a common, unit-free scale.
@@ -267,19 +271,25 @@ struct SolverOptions {
   // starts from r = 0 whatever the choice.
   ColdStart cold_start = ColdStart::kAuto;
   // Newton directions without a new factorization: while the merit contracts
-  // (||D G_k|| <= ||D G_{k-1}|| / 2), iteration k first solves
-  // D J_k C y = -D G_k by FGMRES preconditioned with the factors of J_{k-1},
-  // to the Eisenstat-Walker relative residual eta_k <= 0.01 (an inexact
-  // Newton direction, whose true slope the line search uses), in at most this
-  // many inner iterations (one single-precision triangular solve and one
-  // product by J each, ~1/20 of a factorization at refine 2); when FGMRES does
-  // not get there, J_k is factorized as usual (newton/newton_direction.h).
-  // 0 (default): every iteration factorizes. 10 saves ~10 % of a warm
-  // refine-2 wall shear step and costs ~3-7 % on cold ones
-  // (bench/results/krylov_reuse.md). Ignored by the Solve() overload with M
-  // distributed (LocalMatrixEntries): every iteration factorizes there.
-  // In [0, 100].
-  int krylov_reuse_iterations = 0;
+  // (||D G_k|| <= ||D G_{k-1}|| / 2) and few contacts changed their rows of J
+  // since the last factorization (at most K/2 contacts by more than 1 %),
+  // iteration k first solves D J_k C y = -D G_k by FGMRES preconditioned with
+  // the factors of J_{k-1}, to the Eisenstat-Walker relative residual
+  // eta_k <= 0.01 (an inexact Newton direction, whose true slope the line
+  // search uses), in at most K inner iterations (one single-precision
+  // triangular solve and one product by J each, 1/13-1/21 of a factorization
+  // for n + m from 9,000 to 51,000); when FGMRES does not get there, J_k is
+  // factorized as usual (newton/newton_direction.h).
+  //   kAutoKrylovReuse (-1, default): K = 10 when n + m >= 20,000, off below
+  //     (newton/newton_direction.cc says why): a refine-2 wall gravity step
+  //     then factorizes once instead of twice, warm shear steps save ~1 of 7
+  //     factorizations, cold shear steps are unchanged within noise
+  //     (bench/results/krylov_reuse.md); smaller problems solve as with 0.
+  //   0: off, every iteration factorizes.
+  //   K in [1, 100]: on at every size with budget K.
+  // Ignored by the Solve() overload with M distributed (LocalMatrixEntries):
+  // every iteration factorizes there.
+  int krylov_reuse_iterations = kAutoKrylovReuse;
   // Threads of the setup of a large problem (n >= 20,000 dofs, the size from
   // which M gets nested dissection): with 2, on a machine with at least 2
   // hardware threads, the pattern of J and its symbolic analysis (fill-reducing

@@ -36,6 +36,7 @@ import numpy as np
 import scipy.sparse
 
 from ._fcsn import (
+    AUTO_KRYLOV_REUSE,
     HybridOptions,
     IterationRecord,
     LinearSolverOptions,
@@ -51,6 +52,7 @@ from . import _fcsn
 __version__ = _fcsn.__version__
 
 __all__ = [
+    "AUTO_KRYLOV_REUSE",
     "FclibProblem",
     "Guess",
     "HybridOptions",

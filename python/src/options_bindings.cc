@@ -180,6 +180,8 @@ void BindOptions(py::module_& m) {
   BindLinearSolver(m);
   BindNsgsHybrid(m);
   BindSolverOptions(m);
+  // SolverOptions.krylov_reuse_iterations choosing the budget from the size.
+  m.attr("AUTO_KRYLOV_REUSE") = kAutoKrylovReuse;
 }
 
 }  // namespace fcsn::python

@@ -143,7 +143,7 @@ static void TestDefaults(void) {
   CHECK(s.nsgs_max_sweeps > 0);
   CHECK(isinf(s.time_limit_seconds) && s.time_limit_seconds > 0);
   CHECK(s.cold_start == FCSN_COLD_START_AUTO);
-  CHECK(s.krylov_reuse_iterations == 0);
+  CHECK(s.krylov_reuse_iterations == FCSN_KRYLOV_REUSE_AUTO);
   fcsn_default_settings(NULL); /* no crash */
 }
 
@@ -338,7 +338,7 @@ static void TestInvalidInput(void) {
         FCSN_INVALID_SETTINGS);
   CHECK(strstr(message, "cold_start") != NULL);
   s = TightSettings();
-  s.krylov_reuse_iterations = -1;
+  s.krylov_reuse_iterations = -2;
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) ==
         FCSN_INVALID_SETTINGS);
   CHECK(strstr(message, "krylov_reuse_iterations") != NULL);

@@ -3,10 +3,13 @@
 // once the merit contracts, a reused direction is an inexact Newton direction
 // within its forcing term, its slope is the true (D G)^T D J d, no
 // factorization is done for it, and the factors serve once.
-// At the solver level: every shared problem converges by the criterion of
-// formulations.md §9.1 with reuse on, the reuse path is taken, a budget too
-// small for the forcing term falls back to factorizations, and the default
-// (off) never enters it.
+// The gate: CountChangedContacts counts exactly the contacts whose rows of
+// J moved, and an attempt is refused (no inner iteration) when more than K/2
+// contacts changed. At the solver level: every shared problem converges by
+// the criterion of formulations.md §9.1 with reuse on, the reuse path is
+// taken, a budget too small for the forcing term falls back to
+// factorizations, and the default (auto) engages from n + m = 20,000 on only,
+// so the small shared problems never enter it.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -76,18 +79,39 @@ class ReusedDirectionTest : public ::testing::Test {
 
   // Exact Newton steps (reuse off) from run_.(v, r) until one contracts the
   // merit by 2 at least, where the reuse may start; false if none does.
+  // factorized_ holds D J C of the last factorization.
   bool StepUntilContracting() {
     options_.krylov_reuse_iterations = 0;
     direction_.Reset();
     Evaluate();
     for (int k = 0; k < 30; ++k) {
       if (Compute() != internal::LinearSolverStatus::kSuccess) return false;
+      factorized_ = ScaledValues();
       const double previous = DG_.norm();
       Step(1.0);
       Evaluate();
       if (DG_.norm() <= 0.5 * previous && DG_.norm() > 0.0) return true;
     }
     return false;
+  }
+
+  // D J C with the current values.
+  std::vector<double> ScaledValues() const {
+    std::vector<double> scaled;
+    system_.ScaledValues(run_.weight_eq,
+                         run_.weight_contact,
+                         run_.column_v,
+                         run_.column_r,
+                         &scaled);
+    return scaled;
+  }
+
+  // CountChangedContacts of the current values against `factorized`.
+  int ChangedContacts(const std::vector<double>& factorized,
+                      double relative) const {
+    std::vector<double> workspace;
+    return internal::CountChangedContacts(
+        system_, run_, factorized, relative, &workspace);
   }
 
   // D J d with the current values, computed here.
@@ -111,6 +135,7 @@ class ReusedDirectionTest : public ::testing::Test {
   std::unique_ptr<internal::LinearSolver> linear_;
   internal::NewtonDirection direction_;
   Eigen::VectorXd DG_;
+  std::vector<double> factorized_;
 };
 
 TEST_F(ReusedDirectionTest, ReusedDirectionIsInexactNewtonWithItsTrueSlope) {
@@ -136,6 +161,41 @@ TEST_F(ReusedDirectionTest, ReusedDirectionIsInexactNewtonWithItsTrueSlope) {
   ASSERT_EQ(Compute(), internal::LinearSolverStatus::kSuccess);
   EXPECT_EQ(summary_.factorizations, factorizations + 1);
   EXPECT_EQ(summary_.reused_factor_directions, 1);
+}
+
+TEST_F(ReusedDirectionTest, CountsTheContactsWhoseRowsMoved) {
+  Evaluate();
+  const std::vector<double> before = ScaledValues();
+  EXPECT_EQ(ChangedContacts(before, 0.0), 0);
+  // Only contact 0's r moves, v and so every u stay: only its rows of A H^T
+  // and B can change, those of J's other rows and contacts cannot.
+  const int nc = problem_.m() / 3;
+  ASSERT_GE(nc, 4);
+  run_.r.head<3>() = Eigen::Vector3d(2.0, 1.5, -1.0);
+  Evaluate();
+  EXPECT_LE(ChangedContacts(before, 0.0), 1);
+  // Every r far away: the rows of most contacts move by more than 1 %.
+  run_.r = -3.0 * run_.r.array() + 0.5;
+  Evaluate();
+  EXPECT_GE(ChangedContacts(before, 1e-2), nc / 2);
+  // A relative change of 0 counts any change, an infinite one none.
+  EXPECT_GE(ChangedContacts(before, 0.0), ChangedContacts(before, 1e-2));
+  EXPECT_EQ(ChangedContacts(before, 1e300), 0);
+}
+
+TEST_F(ReusedDirectionTest, RefusesWhenMoreThanHalfTheBudgetOfContactsMoved) {
+  ASSERT_TRUE(StepUntilContracting());
+  // The gate's count (rows changed by more than 1 %) at this iterate.
+  const int changed = ChangedContacts(factorized_, 1e-2);
+  ASSERT_GE(changed, 1) << "no contact moved: the gate is not exercised";
+  ASSERT_LE(2 * changed, 100);
+  const int factorizations = summary_.factorizations;
+  // Budget 2 changed - 1: refused before any inner iteration.
+  options_.krylov_reuse_iterations = 2 * changed - 1;
+  ASSERT_EQ(Compute(), internal::LinearSolverStatus::kSuccess);
+  EXPECT_EQ(summary_.factorizations, factorizations + 1);
+  EXPECT_EQ(summary_.krylov_iterations, 0);
+  EXPECT_EQ(summary_.reused_factor_directions, 0);
 }
 
 TEST_F(ReusedDirectionTest, ResetForgetsTheFactors) {
@@ -181,7 +241,9 @@ TEST(KrylovReuseTest, SharedProblemsConvergeWithReusedFactors) {
     SCOPED_TRACE(ToString(solver));
     SolverOptions options;
     options.solver = solver;
-    options.krylov_reuse_iterations = 20;
+    // 100: the gate lets up to 50 changed contacts try, so that the hybrid's
+    // few Newton iterations on these small problems take the reuse too.
+    options.krylov_reuse_iterations = 100;
     const Totals totals = SolveSharedProblems(options);
     EXPECT_GT(totals.reused, 0);
     EXPECT_LT(totals.factorizations, totals.iterations + totals.reused);
@@ -198,8 +260,20 @@ TEST(KrylovReuseTest, TooSmallABudgetFallsBackToFactorizations) {
   EXPECT_GT(totals.krylov - totals.reused, 0);
 }
 
-TEST(KrylovReuseTest, OffByDefault) {
-  EXPECT_EQ(SolverOptions().krylov_reuse_iterations, 0);
+TEST(KrylovReuseTest, AutoBudgetEngagesFromTheSizeOn) {
+  EXPECT_EQ(SolverOptions().krylov_reuse_iterations, kAutoKrylovReuse);
+  // 688-contact wall (n + m = 9,269): off; elastic bar (25,452) and refine-2
+  // wall (51,401): 10.
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 9269), 0);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 19999), 0);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 20000), 10);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 51401), 10);
+  // An explicit budget holds at every size.
+  EXPECT_EQ(internal::KrylovReuseBudget(0, 51401), 0);
+  EXPECT_EQ(internal::KrylovReuseBudget(7, 100), 7);
+}
+
+TEST(KrylovReuseTest, OffByDefaultOnSmallProblems) {
   SolverOptions options;
   options.solver = SolverType::kNewton;
   const Totals totals = SolveSharedProblems(options);
@@ -209,9 +283,11 @@ TEST(KrylovReuseTest, OffByDefault) {
 
 TEST(KrylovReuseTest, ValidateBoundsTheBudget) {
   SolverOptions options;
-  options.krylov_reuse_iterations = -1;
+  options.krylov_reuse_iterations = -2;
   EXPECT_NE(options.Validate().find("krylov_reuse_iterations"),
             std::string::npos);
+  options.krylov_reuse_iterations = kAutoKrylovReuse;
+  EXPECT_EQ(options.Validate(), "");
   options.krylov_reuse_iterations = 101;
   EXPECT_NE(options.Validate().find("krylov_reuse_iterations"),
             std::string::npos);

@@ -234,9 +234,11 @@ def test_cold_start_reaches_the_solver():
 
 
 def test_krylov_reuse_reaches_the_solver():
-    # Off by default; on, Example1 (Newton) reuses factors for some
-    # directions and still converges.
-    assert fcsn.SolverOptions().krylov_reuse_iterations == 0
+    # Auto by default (-1), which is off on a problem this small; on,
+    # Example1 (Newton) reuses factors for some directions and converges.
+    assert fcsn.AUTO_KRYLOV_REUSE == -1
+    o = fcsn.SolverOptions()
+    assert o.krylov_reuse_iterations == fcsn.AUTO_KRYLOV_REUSE
     p = fcsn.read_fclib(problem_path("GFC3D_Example1.hdf5"))
     off = fcsn.solve(p.M, p.H, p.f, p.w, p.mu,
                      options=fcsn.make_options(solver="nsn"))
