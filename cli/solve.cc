@@ -437,6 +437,44 @@ void AddRunOptions(CLI::App* command, SolveArgs* args) {
       "--no-history", args->no_history, "Leave the history out of --json");
 }
 
+// Rho, the regularization of a singular J, the reuse of its factors and the
+// setup threads: the options of the Newton iteration itself.
+void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
+  command
+      ->add_option(
+          "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
+      ->capture_default_str();
+  command
+      ->add_option("--rho-factor",
+                   args->rho_factor,
+                   "Multiplies the rho of the rule (> 0)")
+      ->capture_default_str();
+  command
+      ->add_option("--rho-boost",
+                   args->rho_boost,
+                   "Newton starts with rho times this boost, divided by 10 "
+                   "when it stalls (>= 1; 1: fixed rho)")
+      ->capture_default_str();
+  command
+      ->add_option("--regularization",
+                   args->regularization,
+                   "Proximal weight on r when J is singular (0: off)")
+      ->capture_default_str();
+  command
+      ->add_option("--krylov-reuse",
+                   args->krylov_reuse,
+                   "Try FGMRES on the previous factors of J for at most this "
+                   "many iterations before refactorizing (-1: auto, 10 when "
+                   "n + m >= 20000, else off; 0: off)")
+      ->capture_default_str();
+  command
+      ->add_option("--setup-threads",
+                   args->setup_threads,
+                   "2: J's ordering and analysis on a second thread while M "
+                   "is factorized (n >= 20,000)")
+      ->capture_default_str();
+}
+
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -487,39 +525,7 @@ void RegisterSolveCommand(CLI::App& app) {
                        " (mixed: single-precision LU, solves refined to "
                        "double-precision accuracy)")
       ->capture_default_str();
-  command
-      ->add_option(
-          "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
-      ->capture_default_str();
-  command
-      ->add_option("--rho-factor",
-                   args->rho_factor,
-                   "Multiplies the rho of the rule (> 0)")
-      ->capture_default_str();
-  command
-      ->add_option("--rho-boost",
-                   args->rho_boost,
-                   "Newton starts with rho times this boost, divided by 10 "
-                   "when it stalls (>= 1; 1: fixed rho)")
-      ->capture_default_str();
-  command
-      ->add_option("--regularization",
-                   args->regularization,
-                   "Proximal weight on r when J is singular (0: off)")
-      ->capture_default_str();
-  command
-      ->add_option("--krylov-reuse",
-                   args->krylov_reuse,
-                   "Try FGMRES on the previous factors of J for at most this "
-                   "many iterations before refactorizing (-1: auto, 10 when "
-                   "n + m >= 20000, else off; 0: off)")
-      ->capture_default_str();
-  command
-      ->add_option("--setup-threads",
-                   args->setup_threads,
-                   "2: J's ordering and analysis on a second thread while M "
-                   "is factorized (n >= 20,000)")
-      ->capture_default_str();
+  AddNewtonOptions(command, args.get());
   command
       ->add_option("--warm-sweeps",
                    args->warm_sweeps,
