@@ -298,8 +298,11 @@ struct SolverOptions {
   // pattern of J, a new M). The results are the same bits as with 1. The
   // timings of the second thread (J's pattern in timings.setup, its analysis in
   // timings.analysis) overlap the first's, so the timings may add up to more
-  // than timings.total (the wall time). In [1, 2].
-  int setup_threads = 1;
+  // than timings.total (the wall time). In [1, 2]. Default 2: on an idle
+  // machine the refine-2 gravity steps took 2.04 -> 1.46 s with 1 BLAS thread
+  // and 1.78 -> 1.65 s with 2 (bench/results/setup_cost.md, idle re-run);
+  // set 1 when the caller already keeps every core busy.
+  int setup_threads = 2;
   RhoOptions rho;
   LineSearchOptions line_search;
   LinearSolverOptions linear_solver;

@@ -183,7 +183,7 @@ TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWithTheLdltFallback) {
 
 TEST(SetupThreadsTest, ValidateAcceptsOneOrTwo) {
   SolverOptions options;
-  EXPECT_EQ(options.setup_threads, 1);
+  EXPECT_EQ(options.setup_threads, 2);
   for (int threads : {1, 2}) {
     options.setup_threads = threads;
     EXPECT_EQ(options.Validate(), "") << threads;
