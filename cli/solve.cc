@@ -471,7 +471,7 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
       ->add_option("--setup-threads",
                    args->setup_threads,
                    "2: J's ordering and analysis on a second thread while M "
-                   "is factorized (n >= 20,000)")
+                   "is factorized, then a share of rho's W_aa (n >= 10,000)")
       ->capture_default_str();
 }
 

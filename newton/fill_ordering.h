@@ -25,9 +25,15 @@
 
 namespace fcsn::internal {
 
-// Between the 688-contact wall (n = 7205, AMD better) and the refine-2 wall
-// (n = 43,745, nested dissection halves the W_aa work).
-constexpr int kNestedDissectionMinDofs = 20000;
+// Also the size from which M gets CHOLMOD's supernodal Cholesky and the setup
+// two threads (newton/m_factorization.h, SolverOptions::setup_threads).
+// Between the 688-contact wall (n = 7205: AMD orders faster; with the
+// threshold at 5000 its solves took the same time, same iterations) and the
+// elastic bar (n = 19,089: cold solves 1.9 -> 1.0 s and 1.5 -> 0.63 s when it
+// was lowered from 20,000, W_aa and LDL^T of M being 1.0 of its 1.8 s;
+// bench/results/m_setup.md, 2026-11-24); every FCLib problem of ../shared
+// and every golden history is below it, so their bits do not change.
+constexpr int kNestedDissectionMinDofs = 10000;
 // The dofs of M are taken in blocks of this many consecutive ones (the 3
 // velocity dofs of a finite-element node in FCLib's 3D problems) for METIS'
 // block ordering (linalg/ordering.h), which only applies when the blocks

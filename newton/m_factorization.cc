@@ -398,14 +398,15 @@ bool MFactorization::SolveWithoutAllocation(const Eigen::VectorXd& b,
 
 void MFactorization::DiagonalBlocks(const SparseMatrix& H,
                                     std::vector<Eigen::Matrix3d>* blocks,
-                                    int batch_contacts) const {
+                                    int batch_contacts,
+                                    const SecondThreadReady& second) const {
   const int nc = static_cast<int>(H.cols() / 3);
   if (type_ == MFactorizationType::kSimplicialLdlt && n_ > 0) {
     DiagonalBlocksFromLdlt(factors_->ldlt, H, batch_contacts, blocks);
     return;
   }
   if (type_ == MFactorizationType::kSupernodalCholesky) {
-    factors_->cholesky.DiagonalBlocks(H, blocks);
+    factors_->cholesky.DiagonalBlocks(H, blocks, kSupernodalBatch, second);
     return;
   }
   blocks->assign(nc, Eigen::Matrix3d::Zero());
@@ -486,9 +487,11 @@ bool MInverse::ComputeQFree(std::string* message) {
   return true;
 }
 
-const std::vector<Eigen::Matrix3d>& MInverse::DiagonalBlocks() {
+const std::vector<Eigen::Matrix3d>& MInverse::DiagonalBlocks(
+    const SecondThreadReady& second) {
   if (!blocks_ready_ && factored_) {
-    factorization_.DiagonalBlocks(problem_->H, &blocks_);
+    factorization_.DiagonalBlocks(
+        problem_->H, &blocks_, kDiagonalBlockBatch, second);
     blocks_ready_ = true;
     blocks_h_ = problem_->H;
     blocks_h_.makeCompressed();

@@ -62,6 +62,7 @@
 
 #include "fcsn/problem.h"
 #include "newton/fill_ordering.h"
+#include "newton/supernodal_cholesky.h"
 
 namespace fcsn::internal {
 
@@ -159,10 +160,12 @@ class MFactorization {
   // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
   // LDL^T: the reach solves of batch_contacts contacts share one pass (the
   // same bits for any batch size; see the header comment); the supernodal
-  // Cholesky batches kSupernodalBatch contacts.
+  // Cholesky batches kSupernodalBatch contacts and shares them with a second
+  // thread from when `second` says so (the LDL^T ignores it).
   void DiagonalBlocks(const SparseMatrix& H,
                       std::vector<Eigen::Matrix3d>* blocks,
-                      int batch_contacts = kDiagonalBlockBatch) const;
+                      int batch_contacts = kDiagonalBlockBatch,
+                      const SecondThreadReady& second = {}) const;
 
  private:
   // The supernodal Cholesky of the symmetric M; false when M is not positive
@@ -218,8 +221,11 @@ class MInverse {
   const Eigen::VectorXd& q_free() const { return q_free_; }
   const Eigen::VectorXd& free_velocity() const { return free_velocity_; }
   double q_free_norm() const { return q_free_norm_; }
-  // After a successful Factorize(): W_aa for every contact, computed once.
-  const std::vector<Eigen::Matrix3d>& DiagonalBlocks();
+  // After a successful Factorize(): W_aa for every contact, computed once
+  // (with a second thread from when `second` says so; see
+  // MFactorization::DiagonalBlocks).
+  const std::vector<Eigen::Matrix3d>& DiagonalBlocks(
+      const SecondThreadReady& second = {});
 
   // Whether M passed the symmetry test and was factored as L D L^T (after a
   // successful Factorize()).

@@ -109,7 +109,8 @@ bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,
                     std::string* message,
-                    MInverse* m_inverse) {
+                    MInverse* m_inverse,
+                    const SecondThreadReady& second) {
   MInverse local;
   if (m_inverse == nullptr) {
     local.Bind(problem);
@@ -122,7 +123,7 @@ bool ComputeScaling(const GlobalProblem& problem,
   switch (options.rule) {
     case RhoRule::kExactDelassus:
     case RhoRule::kSplitExactDelassus:
-      scaling->rho = RhoFromBlocks(m_inverse->DiagonalBlocks(), options);
+      scaling->rho = RhoFromBlocks(m_inverse->DiagonalBlocks(second), options);
       break;
     case RhoRule::kDiagonalEstimate:
       scaling->rho = RhoFromBlocks(DiagonalEstimateBlocks(problem), options);

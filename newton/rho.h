@@ -50,12 +50,14 @@ struct ScalingData {
 // rho and q_free of `problem` into *scaling. m_inverse: the solve's owner of
 // M's factorization, bound to `problem` (factorized here if it is not yet);
 // nullptr factorizes a local one. Returns false and a message if M cannot be
-// factorized (singular, not square) or M^-1 f is not finite.
+// factorized (singular, not square) or M^-1 f is not finite. `second`: when
+// the exact W_aa may use a second thread (MInverse::DiagonalBlocks).
 bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,
                     std::string* message,
-                    MInverse* m_inverse = nullptr);
+                    MInverse* m_inverse = nullptr,
+                    const SecondThreadReady& second = {});
 
 // The rule's per-contact rho from given diagonal blocks W_aa (nc of them; the
 // exact ones, or diag(M)-estimated ones for kDiagonalEstimate), including the

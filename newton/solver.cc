@@ -33,17 +33,22 @@
 #include "newton/newton_system.h"
 #include "newton/nsgs_phase.h"
 #include "newton/rho.h"
+#include "newton/solve_input.h"
 #include "newton/solve_run.h"
 
 namespace fcsn {
 
+using internal::CarriesNoInformation;
 using internal::DistributedMatrix;
 using internal::LinearSolver;
 using internal::LinearSolverStatus;
+using internal::Resolved;
 using internal::ScopedTimer;
 using internal::SecondsSince;
 using internal::SolveRun;
 using internal::SteadyClock;
+using internal::WhyInvalid;
+using internal::WhyInvalidGuess;
 
 namespace {
 
@@ -92,51 +97,6 @@ void CopyFactorizationReport(const internal::LinearSolverStats& stats,
   summary->estimated_memory_mb = stats.estimated_memory_mb;
   summary->factorization_memory_mb = stats.factorization_memory_mb;
   summary->out_of_core_disk_mb = stats.out_of_core_disk_mb;
-}
-
-// The problem the solver works on: M expanded when given as an upper triangle
-// (GlobalProblem::m_upper_triangle). A flagged problem that fails Validate()
-// goes through unchanged, so that Solve() reports why.
-const GlobalProblem& Resolved(const GlobalProblem& problem,
-                              GlobalProblem* storage) {
-  if (!problem.m_upper_triangle || !problem.Validate().empty()) return problem;
-  return WithFullM(problem, storage);
-}
-
-// "" if the options and the problem are valid, else why not.
-std::string WhyInvalid(const SolverOptions& options,
-                       const GlobalProblem& problem) {
-  if (std::string why = options.Validate(); !why.empty()) return why;
-  return problem.Validate();
-}
-
-// "" if guess is no guess or a valid one for problem, else why not.
-std::string WhyInvalidGuess(const GlobalProblem& problem,
-                            const Solution* guess) {
-  const int n = problem.n();
-  const int m = problem.m();
-  if (guess == nullptr || (guess->v.size() == n && guess->r.size() == m &&
-                           guess->v.allFinite() && guess->r.allFinite())) {
-    return "";
-  }
-  return "the guess must hold finite v of size " + std::to_string(n) +
-         " and r of size " + std::to_string(m) + " (got " +
-         std::to_string(guess->v.size()) + " and " +
-         std::to_string(guess->r.size()) + ")";
-}
-
-// Whether guess is one that counts as no guess (SolverOptions::cold_start):
-// an empty Solution (the first step of a time-stepping loop), or v = 0 and
-// r = 0 exactly at the problem's sizes (the previous step's solution while
-// the bodies were at rest). Both tell nothing a cold start would not, and an
-// all-zero start sits on the kink that the cold start exists to avoid (a wall's
-// first loaded step: 200 iterations from it at refine 3). A guess of other
-// sizes stays a guess, and WhyInvalidGuess refuses it.
-bool CarriesNoInformation(const GlobalProblem& problem, const Solution* guess) {
-  if (guess == nullptr) return false;
-  if (guess->v.size() == 0 && guess->r.size() == 0) return true;
-  return guess->v.size() == problem.n() && guess->r.size() == problem.m() &&
-         (guess->v.array() == 0.0).all() && (guess->r.array() == 0.0).all();
 }
 
 }  // namespace
@@ -206,6 +166,10 @@ class Solver::Impl {
   // that needs another ordering (MInverse::Order). An invalid future when no
   // thread could be started.
   Analysis StartAnalysis(const GlobalProblem& problem);
+  // When rho's W_aa may use the second setup thread: once J's analysis on it
+  // (if any) is done; empty with setup_threads = 1 or a small problem.
+  internal::SecondThreadReady SecondSetupThread(const GlobalProblem& problem,
+                                                const Analysis& analysis) const;
   // Waits for the second thread and adds its summary's timings and analyses
   // to *summary; false with its status and message on failure.
   static bool FinishAnalysis(Analysis* analysis, SolverSummary* summary);
@@ -369,6 +333,20 @@ Solver::Impl::Analysis Solver::Impl::StartAnalysis(
   return analysis;
 }
 
+internal::SecondThreadReady Solver::Impl::SecondSetupThread(
+    const GlobalProblem& problem, const Analysis& analysis) const {
+  if (options_.setup_threads < 2 ||
+      problem.n() < internal::kNestedDissectionMinDofs ||
+      std::thread::hardware_concurrency() < 2) {
+    return {};
+  }
+  if (!analysis.valid()) return [] { return true; };
+  return [&analysis] {
+    return analysis.wait_for(std::chrono::seconds(0)) ==
+           std::future_status::ready;
+  };
+}
+
 bool Solver::Impl::FinishAnalysis(Analysis* analysis, SolverSummary* summary) {
   const auto [analyzed, own] = analysis->get();
   summary->timings.setup += own.timings.setup;
@@ -395,8 +373,12 @@ bool Solver::Impl::Prepare(SolveRun* run) {
     } else {
       m_inverse_.Bind(problem);
       if (OverlapsAnalysis(*run)) analysis = StartAnalysis(problem);
-      scaled = internal::ComputeScaling(
-          problem, options_.rho, &run->scaling, &message, &m_inverse_);
+      scaled = internal::ComputeScaling(problem,
+                                        options_.rho,
+                                        &run->scaling,
+                                        &message,
+                                        &m_inverse_,
+                                        SecondSetupThread(problem, analysis));
     }
     if (!scaled) {
       summary.status = SolverStatus::kInvalidInput;

@@ -6,8 +6,13 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <limits>
+#include <new>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "newton/fill_ordering.h"
@@ -112,6 +117,18 @@ struct SupernodalCholesky::Impl {
     cholmod_start(&common);
     common.print = 0;  // the library never prints
     common.supernodal = CHOLMOD_SUPERNODAL;
+    // Supernode amalgamation: columns whose patterns nearly match are merged
+    // into one dense block (explicit zeros added) when the supernode has
+    // fewer than nrelax[0] columns, or fewer than nrelax[1] / nrelax[2] and
+    // at most zrelax[0] / zrelax[1] of its entries are such zeros. CHOLMOD's
+    // nrelax = {4, 16, 48} left the masonry walls' M in blocks too thin for
+    // BLAS 3: 8x larger bounds, with CHOLMOD's zrelax, took M's numeric
+    // factorization from 0.42 to 0.26-0.31 s at refine 2 and from 1.85-2.0
+    // to 1.31-1.36 s at refine 3, the W_aa 0.16 -> 0.18 s and 1.57 -> 1.63 s
+    // (bench/results/m_setup.md, 2026-11-24); 16x larger gave no more.
+    common.nrelax[0] = 32;
+    common.nrelax[1] = 128;
+    common.nrelax[2] = 512;
   }
   ~Impl() {
     Free();
@@ -139,6 +156,9 @@ struct SupernodalCholesky::Impl {
   bool Analyze(const SparseMatrix& M, std::string* message);
   void BuildMaps();
   void SolveInPlace(double* y) const;
+  // Sizes the workspace of batches of `batch` contacts (the loop then
+  // allocates nothing); false when memory runs out.
+  bool AllocateBatch(int batch, BatchWork* work) const;
   void ScatterBatch(const SparseMatrix& H,
                     const int* contacts,
                     int count,
@@ -225,6 +245,20 @@ void SupernodalCholesky::Impl::SolveInPlace(double* y) const {
     block.topRows(nc).triangularView<Eigen::Lower>().transpose().solveInPlace(
         yk);
   }
+}
+
+bool SupernodalCholesky::Impl::AllocateBatch(int batch, BatchWork* work) const {
+  try {
+    const int nsuper = static_cast<int>(L->nsuper);
+    work->Y = Panel::Zero(n(), 3 * batch);
+    work->T.resize(max_below, 3 * batch);
+    work->first.assign(nsuper, 0);
+    work->last.assign(nsuper, -1);
+    work->reach.reserve(nsuper);
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
 }
 
 // Scatters P H_a of contacts[0..count) into Y's columns 3b..3b+2 and collects
@@ -377,23 +411,48 @@ void SupernodalCholesky::Solve(const Eigen::Ref<const Eigen::VectorXd>& b,
 
 void SupernodalCholesky::DiagonalBlocks(const SparseMatrix& H,
                                         std::vector<Eigen::Matrix3d>* blocks,
-                                        int batch_contacts) const {
+                                        int batch_contacts,
+                                        const SecondThreadReady& second) const {
   const Impl& impl = *impl_;
   const int nc = static_cast<int>(H.cols() / 3);
   const int batch = std::max(1, std::min(batch_contacts, nc));
-  BatchWork work;
-  work.Y = Panel::Zero(impl.n(), 3 * batch);
-  work.T.resize(impl.max_below, 3 * batch);
-  work.first.assign(impl.L->nsuper, 0);
-  work.last.assign(impl.L->nsuper, -1);
+  const int batches = nc > 0 ? (nc + batch - 1) / batch : 0;
   blocks->assign(nc, Eigen::Matrix3d::Zero());
   const std::vector<int> contacts =
       ContactsByFirstPivot(H, impl.position.data());
-  for (int first = 0; first < nc; first += batch) {
-    const int count = std::min(batch, nc - first);
-    impl.ScatterBatch(H, &contacts[first], count, &work);
-    impl.SolveBatch(&contacts[first], count, &work, blocks);
-  }
+  // Batches are claimed one at a time; a batch's contacts and the order of
+  // its operations do not depend on the thread, so neither do the bits.
+  std::atomic<int> next{0};
+  auto claim_and_solve = [&](BatchWork& work,
+                             const std::function<void()>& between) {
+    for (int k = next.fetch_add(1); k < batches; k = next.fetch_add(1)) {
+      const int first = k * batch;
+      const int count = std::min(batch, nc - first);
+      impl.ScatterBatch(H, &contacts[first], count, &work);
+      impl.SolveBatch(&contacts[first], count, &work, blocks);
+      if (between) between();
+    }
+  };
+  std::thread helper;
+  auto start_helper = [&] {
+    if (helper.joinable() || !second || next.load() >= batches - 1 ||
+        !second()) {
+      return;
+    }
+    try {
+      helper = std::thread([&] {
+        BatchWork work;
+        // Out of memory here leaves every batch to the first thread.
+        if (impl.AllocateBatch(batch, &work)) claim_and_solve(work, {});
+      });
+    } catch (const std::system_error&) {
+      // No thread: the first one solves every batch.
+    }
+  };
+  BatchWork work;
+  if (!impl.AllocateBatch(batch, &work)) throw std::bad_alloc();
+  claim_and_solve(work, start_helper);
+  if (helper.joinable()) helper.join();
 }
 
 }  // namespace fcsn::internal

@@ -32,6 +32,7 @@
 #define FCSN_NEWTON_SUPERNODAL_CHOLESKY_H_
 
 #include <Eigen/Core>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ namespace fcsn::internal {
 // make the shared top separators better BLAS 3 blocks but solve more zeros
 // below them (bench/results/m_setup.md).
 constexpr int kSupernodalBatch = 16;
+
+// Polled by the W_aa reach solves between batches: true once a second thread
+// may join them (SolverOptions::setup_threads: when J's analysis, which ran on
+// it, is done). Empty: one thread. Each contact's W_aa is the same bits
+// whichever thread computes it.
+using SecondThreadReady = std::function<bool()>;
 
 // The contacts ordered by the first pivot their dofs reach (smallest
 // position[row] over the rows of H_a; position: dof -> pivot): contacts close
@@ -83,10 +90,13 @@ class SupernodalCholesky {
   void Solve(const Eigen::Ref<const Eigen::VectorXd>& b,
              Eigen::Ref<Eigen::VectorXd> x) const;
   // W_aa = H_a^T M^-1 H_a for every contact (H: n rows, 3 nc columns), by the
-  // supernodal reach solves above, batch_contacts contacts per pass.
+  // supernodal reach solves above, batch_contacts contacts per pass; the
+  // batches are shared with a second thread from when `second` says so (if
+  // a thread can be started).
   void DiagonalBlocks(const SparseMatrix& H,
                       std::vector<Eigen::Matrix3d>* blocks,
-                      int batch_contacts = kSupernodalBatch) const;
+                      int batch_contacts = kSupernodalBatch,
+                      const SecondThreadReady& second = {}) const;
 
  private:
   struct Impl;

@@ -290,12 +290,13 @@ struct SolverOptions {
   // Ignored by the Solve() overload with M distributed (LocalMatrixEntries):
   // every iteration factorizes there.
   int krylov_reuse_iterations = kAutoKrylovReuse;
-  // Threads of the setup of a large problem (n >= 20,000 dofs, the size from
+  // Threads of the setup of a large problem (n >= 10,000 dofs, the size from
   // which M gets nested dissection): with 2, on a machine with at least 2
   // hardware threads, the pattern of J and its symbolic analysis (fill-reducing
   // ordering, MUMPS' analysis) run on a second thread while M is factorized
   // and rho's W_aa = H_a^T M^-1 H_a computed, when both are needed (a new
-  // pattern of J, a new M). The results are the same bits as with 1. The
+  // pattern of J, a new M), and the second thread then takes its share of the
+  // remaining W_aa. The results are the same bits as with 1. The
   // timings of the second thread (J's pattern in timings.setup, its analysis in
   // timings.analysis) overlap the first's, so the timings may add up to more
   // than timings.total (the wall time). In [1, 2]. Default 2: on an idle

@@ -85,6 +85,37 @@ TEST(SupernodalCholeskyTest, MatchesTheDenseInverseOnLattices) {
   ExpectMatchesDenseInverse(testing::MakeBoxStack(5, 0.5, 0.3), "box stack");
 }
 
+// The W_aa shared with a second thread (SecondThreadReady), from the start or
+// from the 5th batch on, are the same bits as with one thread, at batch sizes
+// that give a few or many batches; the readiness is polled between batches.
+TEST(SupernodalCholeskyTest, SecondThreadGivesTheSameBits) {
+  const GlobalProblem problem = testing::MakeLatticeOnFloor(9, 7, 4, 0.3, 1.5);
+  MFactorization factors(0);
+  std::string error;
+  ASSERT_TRUE(factors.Factorize(problem.M, &error)) << error;
+  ASSERT_EQ(factors.type(), MFactorizationType::kSupernodalCholesky);
+  for (int batch : {1, 3, kSupernodalBatch}) {
+    std::vector<Eigen::Matrix3d> alone;
+    factors.DiagonalBlocks(problem.H, &alone, batch);
+    int polls = 0;
+    const SecondThreadReady from_start = [&polls] {
+      ++polls;
+      return true;
+    };
+    const SecondThreadReady later = [&polls] { return ++polls > 5; };
+    for (const SecondThreadReady* second : {&from_start, &later}) {
+      polls = 0;
+      std::vector<Eigen::Matrix3d> shared;
+      factors.DiagonalBlocks(problem.H, &shared, batch, *second);
+      ASSERT_EQ(shared.size(), alone.size());
+      EXPECT_GE(polls, 1) << "batch " << batch;
+      for (size_t a = 0; a < alone.size(); ++a) {
+        EXPECT_EQ(shared[a], alone[a]) << "batch " << batch << " contact " << a;
+      }
+    }
+  }
+}
+
 TEST(SupernodalCholeskyTest, MatchesTheDenseInverseOnSharedProblems) {
   int supernodal = 0;
   for (const char* file : testing::kSharedProblemFiles) {
