@@ -4,7 +4,7 @@
 //
 //   warm_steps [--steps N] [--refine F] [--tolerance TOL] [--solver S]
 //              [--skip K] [--precision P] [--ordering O] [--per-step]
-//              [--extrapolate] [--krylov-reuse K]
+//              [--extrapolate] [--krylov-reuse K] [--warm-rho-boost B]
 //
 // Defaults: 60 steps of the 688-contact wall (refine 1), tol 1e-8, the
 // default policy (hybrid). Prints the median and mean seconds per step over
@@ -14,7 +14,8 @@
 // the listed parts). --per-step prints one line per step. --extrapolate
 // starts step k >= 3 from 2 x_{k-1} - x_{k-2} (fcsn::ExtrapolateGuess).
 // --krylov-reuse K sets SolverOptions::krylov_reuse_iterations (default -1:
-// auto; 0: off).
+// auto; 0: off). --warm-rho-boost B sets RhoOptions::warm_initial_boost
+// (the boost of the warm-started steps; default 100).
 #include <time.h>
 
 #include <algorithm>
@@ -47,6 +48,8 @@ struct Args {
   bool extrapolate = false;
   // SolverOptions::krylov_reuse_iterations (its default: kAutoKrylovReuse).
   int krylov_reuse = fcsn::SolverOptions().krylov_reuse_iterations;
+  // RhoOptions::warm_initial_boost (its default).
+  double warm_rho_boost = fcsn::RhoOptions().warm_initial_boost;
 };
 
 bool Parse(int argc, char** argv, Args* args) {
@@ -78,6 +81,8 @@ bool Parse(int argc, char** argv, Args* args) {
       args->ordering = value;
     } else if (flag == "--krylov-reuse") {
       args->krylov_reuse = std::atoi(value);
+    } else if (flag == "--warm-rho-boost") {
+      args->warm_rho_boost = std::atof(value);
     } else {
       return false;
     }
@@ -217,7 +222,7 @@ void PrintReport(const Args& args,
   for (double s : tally.seconds) mean += s / counted;
   std::printf(
       "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
-      "--precision %s --ordering %s%s --krylov-reuse %d\n"
+      "--precision %s --ordering %s%s --krylov-reuse %d --warm-rho-boost %g\n"
       "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
       "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
       args.steps,
@@ -229,6 +234,7 @@ void PrintReport(const Args& args,
       args.ordering.c_str(),
       args.extrapolate ? " --extrapolate" : "",
       args.krylov_reuse,
+      args.warm_rho_boost,
       wall.n(),
       wall.nc(),
       args.skip + 1,
@@ -249,7 +255,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: warm_steps [--steps N] [--refine F] [--tolerance "
                  "TOL] [--solver S] [--skip K] [--precision P] [--ordering O] "
-                 "[--per-step] [--extrapolate] [--krylov-reuse K]\n");
+                 "[--per-step] [--extrapolate] [--krylov-reuse K] "
+                 "[--warm-rho-boost B]\n");
     return 2;
   }
   std::string error;
@@ -272,6 +279,7 @@ int main(int argc, char** argv) {
   options.linear_solver.ordering = *ordering;
   options.record_history = false;
   options.krylov_reuse_iterations = args.krylov_reuse;
+  options.rho.warm_initial_boost = args.warm_rho_boost;
   Tally tally;
   error = RunSteps(args, options, wall.get(), &tally);
   if (!error.empty()) {

@@ -43,6 +43,7 @@ struct SolveArgs {
   int setup_threads = SolverOptions().setup_threads;
   double rho_factor = SolverOptions().rho.factor;
   double rho_boost = SolverOptions().rho.initial_boost;
+  double warm_rho_boost = SolverOptions().rho.warm_initial_boost;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
   double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
   bool out_of_core = false;
@@ -112,6 +113,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.nsgs.fp_projections = args.fp_projections;
   options.rho.factor = args.rho_factor;
   options.rho.initial_boost = args.rho_boost;
+  options.rho.warm_initial_boost = args.warm_rho_boost;
   options.tolerance = args.tol;
   options.singular_regularization = args.regularization;
   options.krylov_reuse_iterations = args.krylov_reuse;
@@ -454,6 +456,12 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
                    args->rho_boost,
                    "Newton starts with rho times this boost, divided by 10 "
                    "when it stalls (>= 1; 1: fixed rho)")
+      ->capture_default_str();
+  command
+      ->add_option("--warm-rho-boost",
+                   args->warm_rho_boost,
+                   "The boost of a solve started from a guess (--warm-start; "
+                   ">= 1)")
       ->capture_default_str();
   command
       ->add_option("--regularization",

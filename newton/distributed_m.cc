@@ -73,6 +73,7 @@ long long ReplicatedFingerprint(const SolverOptions& options,
   h.AddValue(options.rho.value);
   h.AddValue(options.rho.factor);
   h.AddValue(options.rho.initial_boost);
+  h.AddValue(options.rho.warm_initial_boost);
   h.AddValue(options.linear_solver.type);
   h.AddValue(options.linear_solver.ordering);
   return h.value();

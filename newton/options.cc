@@ -59,6 +59,12 @@ std::string ValidateRho(const RhoOptions& rho) {
     return Violation(
         "rho.initial_boost", rho.initial_boost, "must be finite and >= 1");
   }
+  if (!(std::isfinite(rho.warm_initial_boost) &&
+        rho.warm_initial_boost >= 1.0)) {
+    return Violation("rho.warm_initial_boost",
+                     rho.warm_initial_boost,
+                     "must be finite and >= 1");
+  }
   if (!(std::isfinite(rho.boost_reduction) && rho.boost_reduction > 1.0)) {
     return Violation(
         "rho.boost_reduction", rho.boost_reduction, "must be finite and > 1");

@@ -412,7 +412,8 @@ bool Solver::Impl::Prepare(SolveRun* run) {
 
 void Solver::Impl::SetScales(SolveRun* run) const {
   const GlobalProblem& problem = *run->problem;
-  run->rho_boost = options_.rho.initial_boost;
+  run->rho_boost = run->has_guess ? options_.rho.warm_initial_boost
+                                  : options_.rho.initial_boost;
   run->newton_rho = run->rho_boost * run->scaling.rho;
   // Row weights of the merit: the denominators of e_eq and (rho-scaled) e_nat,
   // fixed for the solve.

@@ -144,6 +144,18 @@ struct RhoOptions {
   // elastic bar, warm-started: max-iterations without it, 40 iterations with
   // it; tests/examples/elastic_bar_test.cc).
   double initial_boost = 30.0;
+  // The initial boost of a solve started from the caller's guess (Solve()
+  // with a guess that carries information; see SolverOptions::cold_start),
+  // >= 1; the continuation then goes on as above. Why 100: from a warm start
+  // the contact velocities are nearly right, and a larger rho lets them fix
+  // the stick/slip pieces sooner. Warm time steps of the masonry wall
+  // (bench/warm_steps --extrapolate, steps 22-60 of the 688-contact wall):
+  // 152 Newton iterations at 30, 149 at 50, 143 at 100, 140 at 200 (179,
+  // 175, 167, 163 from the previous step's solution); refine-2 shear steps
+  // 22-30: 60 iterations and 47 factorizations at 30, 57 and 43 at 100, but
+  // 75 at 300, where one step stalls and restarts (24 iterations).
+  // bench/results/warm_steps.md.
+  double warm_initial_boost = 100.0;
   double boost_reduction = 10.0;
   int boost_window = 5;
   double boost_stall_ratio = 0.9;
