@@ -44,6 +44,7 @@ struct SolveArgs {
   double rho_factor = SolverOptions().rho.factor;
   double rho_boost = SolverOptions().rho.initial_boost;
   double warm_rho_boost = SolverOptions().rho.warm_initial_boost;
+  double tail_rho_boost = SolverOptions().rho.tail_boost_factor;
   int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
   double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
   bool out_of_core = false;
@@ -114,6 +115,7 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.rho.factor = args.rho_factor;
   options.rho.initial_boost = args.rho_boost;
   options.rho.warm_initial_boost = args.warm_rho_boost;
+  options.rho.tail_boost_factor = args.tail_rho_boost;
   options.tolerance = args.tol;
   options.singular_regularization = args.regularization;
   options.krylov_reuse_iterations = args.krylov_reuse;
@@ -462,6 +464,12 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
                    args->warm_rho_boost,
                    "The boost of a solve started from a guess (--warm-start; "
                    ">= 1)")
+      ->capture_default_str();
+  command
+      ->add_option("--tail-rho-boost",
+                   args->tail_rho_boost,
+                   "Multiplies the boost once, at the first iterate whose "
+                   "error is below 1e-3 (>= 1; 1: off; e.g. 30)")
       ->capture_default_str();
   command
       ->add_option("--regularization",

@@ -74,6 +74,8 @@ long long ReplicatedFingerprint(const SolverOptions& options,
   h.AddValue(options.rho.factor);
   h.AddValue(options.rho.initial_boost);
   h.AddValue(options.rho.warm_initial_boost);
+  h.AddValue(options.rho.tail_error);
+  h.AddValue(options.rho.tail_boost_factor);
   h.AddValue(options.linear_solver.type);
   h.AddValue(options.linear_solver.ordering);
   return h.value();

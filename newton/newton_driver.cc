@@ -46,6 +46,7 @@ void NewtonDriver::Run(const SolverOptions& options,
     const double merit = EvaluateAndRecord(k, &errors);
     if (EndsAtIterate(k, merit, errors)) return;
     TrackProgress(k, merit);
+    BoostInTheTail(k, errors);
     if (ReduceRhoOnStall(k)) continue;
     if (EndsOnBudget(k) || !ComputeDirection(k, merit) ||
         !Globalize(k, merit)) {
@@ -124,6 +125,17 @@ void NewtonDriver::TrackProgress(int k, double merit) {
     least_merit_v_ = run_->v;
     least_merit_r_ = run_->r;
   }
+}
+
+void NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
+  const RhoOptions& rho = options_->rho;
+  if (run_->tail_boosted || k <= progress_.start_iteration ||
+      rho.tail_boost_factor == 1.0 || !(errors.Worst() < rho.tail_error)) {
+    return;
+  }
+  run_->tail_boosted = true;
+  run_->rho_boost *= rho.tail_boost_factor;
+  run_->newton_rho = run_->rho_boost * run_->scaling.rho;
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k) {

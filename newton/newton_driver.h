@@ -6,10 +6,12 @@
 //   2. end at the iterate: converged (max(e_cone, e_dual, e_comp, e_eq) <=
 //      tol), non-finite residual, callback abort, round-off floor
 //      (newton/stall_detection.h);
-//   3. rho continuation: under a boosted rho (RhoOptions::initial_boost > 1),
-//      a stall of the merit over boost_window iterations divides the boost by
-//      boost_reduction and restarts from the iterate of least merit under the
-//      previous boost;
+//   3. rho continuation: the first iterate after the start with max(e_cone,
+//      e_dual, e_comp, e_eq) < RhoOptions::tail_error multiplies the boost by
+//      tail_boost_factor (once per solve); under a boosted rho
+//      (RhoOptions::initial_boost > 1), a stall of the merit over
+//      boost_window iterations divides the boost by boost_reduction and
+//      restarts from the iterate of least merit under the previous boost;
 //   4. end on the budgets: the stall test (hybrid only), max_iterations, the
 //      deadline;
 //   5. direction: J d = -G (newton/newton_direction.h: factorization with
@@ -76,6 +78,8 @@ class NewtonDriver {
   bool EndsAtIterate(int k, double merit, const ErrorMeasures& errors);
   // Feeds the merit to the stall tests and keeps the least-merit iterate.
   void TrackProgress(int k, double merit);
+  // Step 3, the tail boost (once per solve).
+  void BoostInTheTail(int k, const ErrorMeasures& errors);
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k);

@@ -65,6 +65,15 @@ std::string ValidateRho(const RhoOptions& rho) {
                      rho.warm_initial_boost,
                      "must be finite and >= 1");
   }
+  if (!(std::isfinite(rho.tail_error) && rho.tail_error > 0.0)) {
+    return Violation(
+        "rho.tail_error", rho.tail_error, "must be finite and > 0");
+  }
+  if (!(std::isfinite(rho.tail_boost_factor) && rho.tail_boost_factor >= 1.0)) {
+    return Violation("rho.tail_boost_factor",
+                     rho.tail_boost_factor,
+                     "must be finite and >= 1");
+  }
   if (!(std::isfinite(rho.boost_reduction) && rho.boost_reduction > 1.0)) {
     return Violation(
         "rho.boost_reduction", rho.boost_reduction, "must be finite and > 1");

@@ -48,6 +48,7 @@ struct SolveRun {
   Eigen::VectorXd v, r;         // current iterate
   bool has_guess = false;       // Solve() was given a starting point
   double rho_boost = 1.0;       // RhoOptions::initial_boost, then reduced
+  bool tail_boosted = false;    // RhoOptions::tail_boost_factor applied
   Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
   IterateRecorder recorder;     // every phase records its iterates here
 };

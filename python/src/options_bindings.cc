@@ -49,6 +49,8 @@ void BindRho(py::module_& m) {
       .def_readwrite("factor", &RhoOptions::factor)
       .def_readwrite("initial_boost", &RhoOptions::initial_boost)
       .def_readwrite("warm_initial_boost", &RhoOptions::warm_initial_boost)
+      .def_readwrite("tail_error", &RhoOptions::tail_error)
+      .def_readwrite("tail_boost_factor", &RhoOptions::tail_boost_factor)
       .def_readwrite("boost_reduction", &RhoOptions::boost_reduction)
       .def_readwrite("boost_window", &RhoOptions::boost_window)
       .def_readwrite("boost_stall_ratio", &RhoOptions::boost_stall_ratio);

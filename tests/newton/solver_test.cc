@@ -484,38 +484,6 @@ TEST(SolverTest, RhoContinuationUndoesAStallingBoost) {
   for (const IterationRecord& h : s.history) EXPECT_EQ(h.rho_boost, 1.0);
 }
 
-// A solve from the caller's guess starts Newton under warm_initial_boost, one
-// without a guess (or with a guess that carries no information, all zero)
-// under initial_boost; both converge.
-TEST(SolverTest, WarmStartUsesTheWarmBoost) {
-  const GlobalProblem problem = Load("CubeH8.hdf5");
-  SolverOptions options = NewtonOptions(Formulation::kAlartCurnier);
-  options.rho.initial_boost = 30.0;
-  options.rho.warm_initial_boost = 7.0;
-  Solver solver(options);
-  Solution cold;
-  SolverSummary s = solver.Solve(problem, nullptr, &cold);
-  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
-  ASSERT_FALSE(s.history.empty());
-  EXPECT_EQ(s.history.front().rho_boost, 30.0);
-
-  Solution zero;
-  zero.v = Eigen::VectorXd::Zero(problem.n());
-  zero.r = Eigen::VectorXd::Zero(problem.m());
-  s = solver.Solve(problem, &zero, &zero);
-  ASSERT_FALSE(s.history.empty());
-  EXPECT_EQ(s.history.front().rho_boost, 30.0) << "an all-zero guess is none";
-
-  // A perturbed solution is a guess.
-  Solution guess = cold;
-  guess.r *= 0.9;
-  Solution warm;
-  s = solver.Solve(problem, &guess, &warm);
-  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
-  ASSERT_FALSE(s.history.empty());
-  EXPECT_EQ(s.history.front().rho_boost, 7.0);
-}
-
 TEST(SolverTest, RhoContinuationOptionsAreValidated) {
   SolverOptions options;
   EXPECT_EQ(options.Validate(), "");

@@ -1,0 +1,105 @@
+// Tests of the boosts of the rho continuation (RhoOptions, fcsn/options.h)
+// that depend on where a solve starts or stands: warm_initial_boost for a
+// solve from the caller's guess, and the tail boost (tail_error,
+// tail_boost_factor) once the measures of the criterion fall below
+// tail_error. Behaviour read from the iteration records' rho_boost.
+#include <gtest/gtest.h>
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <string>
+
+#include "fcsn/solver.h"
+#include "shared_problem.h"
+
+namespace fcsn {
+namespace {
+
+SolverOptions NewtonOnly() {
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.formulation = Formulation::kAlartCurnier;
+  options.tolerance = 1e-10;
+  return options;
+}
+
+double Worst(const IterationRecord& h) {
+  return std::max({h.e_cone, h.e_dual, h.e_comp, h.e_eq});
+}
+
+// A solve from the caller's guess starts Newton under warm_initial_boost, one
+// without a guess (or with a guess that carries no information, all zero)
+// under initial_boost; both converge.
+TEST(RhoBoostTest, WarmStartUsesTheWarmBoost) {
+  const GlobalProblem problem = testing::ReadSharedProblem("CubeH8.hdf5");
+  SolverOptions options = NewtonOnly();
+  options.rho.initial_boost = 30.0;
+  options.rho.warm_initial_boost = 7.0;
+  Solver solver(options);
+  Solution cold;
+  SolverSummary s = solver.Solve(problem, nullptr, &cold);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  ASSERT_FALSE(s.history.empty());
+  EXPECT_EQ(s.history.front().rho_boost, 30.0);
+
+  Solution zero;
+  zero.v = Eigen::VectorXd::Zero(problem.n());
+  zero.r = Eigen::VectorXd::Zero(problem.m());
+  s = solver.Solve(problem, &zero, &zero);
+  ASSERT_FALSE(s.history.empty());
+  EXPECT_EQ(s.history.front().rho_boost, 30.0) << "an all-zero guess is none";
+
+  Solution guess = cold;  // a perturbed solution is a guess
+  guess.r *= 0.9;
+  Solution warm;
+  s = solver.Solve(problem, &guess, &warm);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+  ASSERT_FALSE(s.history.empty());
+  EXPECT_EQ(s.history.front().rho_boost, 7.0);
+}
+
+// The tail boost: every iterate up to and including the first one after the
+// start whose worst measure is below tail_error runs under initial_boost,
+// every later one under initial_boost x tail_boost_factor (no stall
+// reduction happens here); factor 1 keeps the boost. Two thresholds move the
+// switch. GFC3D_Example1 from the zero start, tol 1e-10: 5 iterations with
+// the worst measure going 0.19, 0.18, 9e-3, 9e-6, 1e-10.
+TEST(RhoBoostTest, TailBoostMultipliesOnceBelowTheTailError) {
+  const GlobalProblem problem =
+      testing::ReadSharedProblem("GFC3D_Example1.hdf5");
+  for (double tail_error : {1e-3, 1e-7}) {
+    SCOPED_TRACE("tail_error " + std::to_string(tail_error));
+    SolverOptions options = NewtonOnly();
+    options.cold_start = ColdStart::kZero;
+    options.rho.initial_boost = 30.0;
+    options.rho.tail_error = tail_error;
+    options.rho.tail_boost_factor = 5.0;
+    Solver solver(options);
+    Solution x;
+    const SolverSummary s = solver.Solve(problem, nullptr, &x);
+    ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+    ASSERT_EQ(s.rho_reductions, 0);
+    size_t first_below = s.history.size();
+    for (size_t i = 1; i < s.history.size(); ++i) {
+      if (Worst(s.history[i]) < tail_error) {
+        first_below = i;
+        break;
+      }
+    }
+    ASSERT_LT(first_below + 1, s.history.size())
+        << "the tail must start before the last iterate";
+    for (size_t i = 0; i < s.history.size(); ++i) {
+      EXPECT_EQ(s.history[i].rho_boost, i <= first_below ? 30.0 : 150.0)
+          << "iterate " << i;
+    }
+
+    options.rho.tail_boost_factor = 1.0;
+    solver.set_options(options);
+    const SolverSummary off = solver.Solve(problem, nullptr, &x);
+    ASSERT_EQ(off.status, SolverStatus::kConverged) << off.FullReport();
+    for (const IterationRecord& h : off.history) EXPECT_EQ(h.rho_boost, 30.0);
+  }
+}
+
+}  // namespace
+}  // namespace fcsn
