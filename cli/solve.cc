@@ -469,7 +469,7 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
       ->add_option("--tail-rho-boost",
                    args->tail_rho_boost,
                    "Multiplies the boost once, at the first iterate whose "
-                   "error is below 1e-3 (>= 1; 1: off; e.g. 30)")
+                   "error is below 1e-3, not with fb (>= 1; 1: off)")
       ->capture_default_str();
   command
       ->add_option("--regularization",

@@ -130,7 +130,9 @@ void NewtonDriver::TrackProgress(int k, double merit) {
 void NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
   const RhoOptions& rho = options_->rho;
   if (run_->tail_boosted || k <= progress_.start_iteration ||
-      rho.tail_boost_factor == 1.0 || !(errors.Worst() < rho.tail_error)) {
+      rho.tail_boost_factor == 1.0 ||
+      options_->formulation == Formulation::kFischerBurmeister ||
+      !(errors.Worst() < rho.tail_error)) {
     return;
   }
   run_->tail_boosted = true;

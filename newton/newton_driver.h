@@ -8,7 +8,8 @@
 //      (newton/stall_detection.h);
 //   3. rho continuation: the first iterate after the start with max(e_cone,
 //      e_dual, e_comp, e_eq) < RhoOptions::tail_error multiplies the boost by
-//      tail_boost_factor (once per solve); under a boosted rho
+//      tail_boost_factor (once per solve; not for Fischer-Burmeister); under
+//      a boosted rho
 //      (RhoOptions::initial_boost > 1), a stall of the merit over
 //      boost_window iterations divides the boost by boost_reduction and
 //      restarts from the iterate of least merit under the previous boost;

@@ -447,6 +447,7 @@ TEST(SolverTest, RhoContinuationUndoesAStallingBoost) {
   const GlobalProblem problem = Load("Box_Stacks-i0122-82-5.hdf5");
   SolverOptions options = NewtonOptions(Formulation::kAlartCurnier);
   options.rho.initial_boost = 30.0;
+  options.rho.tail_boost_factor = 1.0;  // the last boost is the reduced one
   options.cold_start = ColdStart::kZero;
   Solver solver(options);
   Solution x;
