@@ -16,6 +16,7 @@ std::string Violation(const char* field, T value, const char* requirement) {
 }
 
 bool Positive(double x) { return std::isfinite(x) && x > 0.0; }
+bool AtLeastOne(double x) { return std::isfinite(x) && x >= 1.0; }
 
 // The checks of SolverOptions::Validate() on the top-level fields.
 std::string ValidateTopLevel(const SolverOptions& options) {
@@ -55,21 +56,19 @@ std::string ValidateRho(const RhoOptions& rho) {
     return Violation("rho.value", rho.value, "must be finite and > 0");
   if (!Positive(rho.factor))
     return Violation("rho.factor", rho.factor, "must be finite and > 0");
-  if (!(std::isfinite(rho.initial_boost) && rho.initial_boost >= 1.0)) {
+  if (!AtLeastOne(rho.initial_boost)) {
     return Violation(
         "rho.initial_boost", rho.initial_boost, "must be finite and >= 1");
   }
-  if (!(std::isfinite(rho.warm_initial_boost) &&
-        rho.warm_initial_boost >= 1.0)) {
+  if (!AtLeastOne(rho.warm_initial_boost)) {
     return Violation("rho.warm_initial_boost",
                      rho.warm_initial_boost,
                      "must be finite and >= 1");
   }
-  if (!(std::isfinite(rho.tail_error) && rho.tail_error > 0.0)) {
+  if (!Positive(rho.tail_error))
     return Violation(
         "rho.tail_error", rho.tail_error, "must be finite and > 0");
-  }
-  if (!(std::isfinite(rho.tail_boost_factor) && rho.tail_boost_factor >= 1.0)) {
+  if (!AtLeastOne(rho.tail_boost_factor)) {
     return Violation("rho.tail_boost_factor",
                      rho.tail_boost_factor,
                      "must be finite and >= 1");

@@ -27,8 +27,8 @@ std::string WhyInvalidGuess(const GlobalProblem& problem,
                             const Solution* guess);
 
 // Whether guess is one that counts as no guess (SolverOptions::cold_start):
-// an empty Solution (the first step of a time-stepping loop), or v = 0 and
-// r = 0 exactly at the problem's sizes (the previous step's solution while
+// an empty Solution (the first step of a time-stepping loop), or v and r
+// exactly zero at the problem's sizes (the previous step's solution while
 // the bodies were at rest). Both tell nothing a cold start would not, and an
 // all-zero start sits on the kink that the cold start exists to avoid (a wall's
 // first loaded step: 200 iterations from it at refine 3). A guess of other

@@ -121,11 +121,12 @@ struct SupernodalCholesky::Impl {
     // into one dense block (explicit zeros added) when the supernode has
     // fewer than nrelax[0] columns, or fewer than nrelax[1] / nrelax[2] and
     // at most zrelax[0] / zrelax[1] of its entries are such zeros. CHOLMOD's
-    // nrelax = {4, 16, 48} left the masonry walls' M in blocks too thin for
-    // BLAS 3: 8x larger bounds, with CHOLMOD's zrelax, took M's numeric
-    // factorization from 0.42 to 0.26-0.31 s at refine 2 and from 1.85-2.0
-    // to 1.31-1.36 s at refine 3, the W_aa 0.16 -> 0.18 s and 1.57 -> 1.63 s
-    // (bench/results/m_setup.md, 2026-11-24); 16x larger gave no more.
+    // default bounds (4, 16, 48) left the masonry walls' M in blocks too
+    // thin for BLAS 3: 8x larger bounds, with CHOLMOD's zrelax, took M's
+    // numeric factorization from 0.32-0.42 to 0.26-0.31 s at refine 2 and
+    // from 1.85-2.0 to 1.31-1.36 s at refine 3, the W_aa 0.16 -> 0.18 s and
+    // 1.57 -> 1.63 s (bench/results/m_setup.md, 2026-11-24); 16x larger gave
+    // no more.
     common.nrelax[0] = 32;
     common.nrelax[1] = 128;
     common.nrelax[2] = 512;
