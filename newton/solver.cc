@@ -162,6 +162,9 @@ class Solver::Impl {
   // summary of its own) while M is factorized (SolverOptions::setup_threads).
   using Analysis = std::future<std::pair<bool, SolverSummary>>;
   bool OverlapsAnalysis(const SolveRun& run) const;
+  // SolverOptions::setup_threads applies: 2 asked for, a large problem and a
+  // machine with 2 hardware threads (both uses of the second thread).
+  bool TwoSetupThreads(const GlobalProblem& problem) const;
   // M's ordering, then the second thread started, then M factorized unless
   // that needs another ordering (MInverse::Order). An invalid future when no
   // thread could be started.
@@ -309,10 +312,14 @@ bool Solver::Impl::OverlapsAnalysis(const SolveRun& run) const {
   const GlobalProblem& problem = *run.problem;
   const bool analysis_kept = linear_ && distributed_linear_ == nullptr &&
                              analyzed_ && system_.SamePattern(problem);
-  return options_.setup_threads >= 2 && options_.solver != SolverType::kNsgs &&
-         run.distributed_m == nullptr &&
-         problem.n() >= internal::kNestedDissectionMinDofs && !analysis_kept &&
-         !m_inverse_.reused_factors() &&
+  return TwoSetupThreads(problem) && options_.solver != SolverType::kNsgs &&
+         run.distributed_m == nullptr && !analysis_kept &&
+         !m_inverse_.reused_factors();
+}
+
+bool Solver::Impl::TwoSetupThreads(const GlobalProblem& problem) const {
+  return options_.setup_threads >= 2 &&
+         problem.n() >= internal::kNestedDissectionMinDofs &&
          std::thread::hardware_concurrency() >= 2;
 }
 
@@ -335,11 +342,7 @@ Solver::Impl::Analysis Solver::Impl::StartAnalysis(
 
 internal::SecondThreadReady Solver::Impl::SecondSetupThread(
     const GlobalProblem& problem, const Analysis& analysis) const {
-  if (options_.setup_threads < 2 ||
-      problem.n() < internal::kNestedDissectionMinDofs ||
-      std::thread::hardware_concurrency() < 2) {
-    return {};
-  }
+  if (!TwoSetupThreads(problem)) return {};
   if (!analysis.valid()) return [] { return true; };
   return [&analysis] {
     return analysis.wait_for(std::chrono::seconds(0)) ==
