@@ -78,11 +78,18 @@ namespace fcsn::internal {
 // blocks only with LinearSolverOptions::adaptive_block_ordering, and orders
 // such a pattern again without them once the factorizations of the analysis
 // have cost enough (the adaptive rule of linalg/ordering.h).
+//
+// blocks_first: the caller asks MUMPS for the block ordering (with the
+// adaptive rule) of this pattern whatever adaptive_block_ordering says: the
+// Solver does when J's first factorization waits for this analysis
+// (newton/early_factorization.h), where the ordering's time is on the
+// critical path. Ignored without block_starts.
 struct SparsityPattern {
   int n = 0;
   std::vector<int> col_ptr;
   std::vector<int> row_index;
   std::vector<int> block_starts;
+  bool blocks_first = false;
   int nnz() const { return col_ptr.empty() ? 0 : col_ptr.back(); }
 };
 

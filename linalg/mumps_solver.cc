@@ -305,7 +305,8 @@ LinearSolverStatus MumpsSolver::Impl::ComputeOrdering(
                              &iperm,
                              message,
                              &ordering_report,
-                             use_blocks && options.adaptive_block_ordering);
+                             use_blocks && (options.adaptive_block_ordering ||
+                                            pattern.blocks_first));
     stats->ordering_seconds += SecondsSince(start);
     if (status != LinearSolverStatus::kSuccess) return status;
     // PERM_IN(i) = pivot position of variable i = iperm[i - 1] + 1 (1-based

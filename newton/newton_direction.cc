@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "newton/early_factorization.h"
+
 namespace fcsn::internal {
 
 int KrylovReuseBudget(int option, int size) {
@@ -67,6 +69,15 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   previous_merit_ = merit;
   const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
                                        system.n() + system.m());
+  if (AdoptEarlyFactors(system, run)) {
+    const LinearSolverStatus status = Solve(linear, run, DG, message);
+    if (status == LinearSolverStatus::kSuccess) {
+      reusable_factors_ = true;
+      slope_ = -merit * merit;
+      return status;
+    }
+    early_ = false;  // J is factorized below
+  }
   if (MayReuse(budget, run, merit, previous_merit) &&
       FewContactsChanged(system, run, budget) &&
       ReuseFactors(system,
@@ -186,7 +197,7 @@ bool NewtonDirection::ReuseFactors(const NewtonSystem& system,
   std::string ignored;  // a failed preconditioner only means: factorize
   auto precondition = [&](Eigen::VectorXd* x) {
     ++summary.linear_solves;
-    return linear->SolveUnrefined(x, &ignored);
+    return SolveFactors(linear, run, /*refined=*/false, x, &ignored);
   };
   const Eigen::VectorXd b = -DG;
   const GmresResult result =
@@ -223,6 +234,7 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
                                               std::string* message) {
   SolverSummary& summary = *run.summary;
   ScopedTimer timer(&summary.timings.factorization);
+  early_ = false;
   system.ScaledValues(run.weight_eq,
                       run.weight_contact,
                       run.column_v,
@@ -257,6 +269,7 @@ LinearSolverStatus NewtonDirection::FactorizeRegularized(
   for (int attempt = 0;
        attempt < kMaxTries && status == LinearSolverStatus::kSingular;
        ++attempt, delta *= kGrowth) {
+    early_ = false;
     regularized_values_ = scaled_values_;
     for (int slot : system.contact_diagonal_slots())
       regularized_values_[slot] += delta;
@@ -264,6 +277,45 @@ LinearSolverStatus NewtonDirection::FactorizeRegularized(
     ++summary.factorizations;
     ++summary.regularized_factorizations;
     regularized_ = true;
+  }
+  return status;
+}
+
+bool NewtonDirection::AdoptEarlyFactors(const NewtonSystem& system,
+                                        const SolveRun& run) {
+  EarlyFactors* early = run.early_factors;
+  if (early == nullptr || !early->ready) return false;
+  early->ready = false;  // the factors serve this iterate or none
+  system.ScaledValues(run.weight_eq,
+                      run.weight_contact,
+                      run.column_v,
+                      run.column_r,
+                      &scaled_values_);
+  // P0 is unscaled (early_factorization.h): R = C.
+  early_ = DiagonallyEquivalent(system.pattern(),
+                                system.n(),
+                                scaled_values_,
+                                early->values,
+                                run.column_v,
+                                run.column_r,
+                                &early_rows_);
+  early_column_v_ = run.column_v;
+  early_column_r_ = run.column_r;
+  if (early_) ++run.summary->early_factorizations_used;
+  return early_;
+}
+
+LinearSolverStatus NewtonDirection::SolveFactors(LinearSolver* linear,
+                                                 const SolveRun& run,
+                                                 bool refined,
+                                                 Eigen::VectorXd* x,
+                                                 std::string* message) {
+  if (early_) x->array() /= early_rows_.array();
+  const LinearSolverStatus status =
+      refined ? linear->Solve(x, message) : linear->SolveUnrefined(x, message);
+  if (early_) {
+    x->head(run.problem->n()) /= early_column_v_;
+    x->tail(run.problem->m()) /= early_column_r_;
   }
   return status;
 }
@@ -277,7 +329,8 @@ LinearSolverStatus NewtonDirection::Solve(LinearSolver* linear,
   const int n = run.problem->n();
   const int m = run.problem->m();
   d_ = -DG;
-  LinearSolverStatus status = linear->Solve(&d_, message);
+  LinearSolverStatus status =
+      SolveFactors(linear, run, /*refined=*/true, &d_, message);
   ++summary.linear_solves;
   d_.head(n) *= run.column_v;
   d_.tail(m) *= run.column_r;

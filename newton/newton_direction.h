@@ -44,6 +44,12 @@
 //   * when M is not distributed (the products by J are collective there).
 // The constants are measured choices, see newton_direction.cc.
 //
+// The first direction of a run may use J's early factorization
+// (SolveRun::early_factors, newton/early_factorization.h): when D J C = L P0 R
+// for the factorized P0, d = C R^-1 P0^-1 L^-1 (-D G), and P^-1 of the next
+// iteration's FGMRES is R^-1 P0^-1 L^-1 likewise; it counts as that
+// iteration's factorization (done on the setup thread).
+//
 // The slope of the merit theta = 1/2 ||D G||^2 along d: -||D G||^2 for an
 // exact direction, (D G)^T D J d for a regularized or inexact one.
 //
@@ -91,6 +97,7 @@ class NewtonDirection {
     previous_singular_ = false;
     reusable_factors_ = false;
     previous_merit_ = 0.0;
+    early_ = false;
   }
 
   // The direction at the iterate whose J the system holds (Evaluate with the
@@ -150,6 +157,16 @@ class NewtonDirection {
                       const SolveRun& run,
                       const Eigen::VectorXd& y,
                       Eigen::VectorXd* DJCy);
+  // True when run.early_factors holds usable factors of P0 with D J C =
+  // L P0 R at this iterate (consumed either way); sets the transform.
+  bool AdoptEarlyFactors(const NewtonSystem& system, const SolveRun& run);
+  // x := P^-1 x with the linear solver's factors P (unrefined or refined),
+  // through L and R when they are the early P0's.
+  LinearSolverStatus SolveFactors(LinearSolver* linear,
+                                  const SolveRun& run,
+                                  bool refined,
+                                  Eigen::VectorXd* x,
+                                  std::string* message);
   // d = C y with (D J C) y = -D G on the current factors.
   LinearSolverStatus Solve(LinearSolver* linear,
                            const SolveRun& run,
@@ -167,6 +184,11 @@ class NewtonDirection {
   // its regularized matrix), not yet reused.
   bool reusable_factors_ = false;
   double previous_merit_ = 0.0;  // ||D G|| at the previous Compute()
+  // The factors are the early P0's: D J C = L P0 R with L = early_rows_ and R
+  // = (early_column_v_ on v, early_column_r_ on r).
+  bool early_ = false;
+  Eigen::VectorXd early_rows_;
+  double early_column_v_ = 1.0, early_column_r_ = 1.0;
 };
 
 }  // namespace fcsn::internal

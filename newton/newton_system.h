@@ -80,6 +80,12 @@ class NewtonSystem {
   }
 
   const SparsityPattern& pattern() const { return pattern_; }
+  // A copy of pattern() with SparsityPattern::blocks_first set.
+  SparsityPattern BlocksFirstPattern() const {
+    SparsityPattern pattern = pattern_;
+    pattern.blocks_first = true;
+    return pattern;
+  }
   const std::vector<double>& values() const { return values_; }
   // Residual G(z) of the last Evaluate(): first n entries equilibrium, then m
   // contact rows.

@@ -23,6 +23,8 @@
 
 namespace fcsn::internal {
 
+struct EarlyFactors;  // newton/early_factorization.h
+
 // State of one Solve().
 struct SolveRun {
   const GlobalProblem* problem = nullptr;
@@ -51,6 +53,9 @@ struct SolveRun {
   bool tail_boosted = false;    // RhoOptions::tail_boost_factor applied
   Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
   IterateRecorder recorder;     // every phase records its iterates here
+  // Not null: J's factorization made on the setup thread before rho
+  // (newton/early_factorization.h), offered to the first Newton direction.
+  EarlyFactors* early_factors = nullptr;
 };
 
 // DG = D G: the residual G (n + m entries) weighted by the rows of D.

@@ -25,6 +25,7 @@
 #include "linalg/linear_solver.h"
 #include "newton/cold_start.h"
 #include "newton/distributed_m.h"
+#include "newton/early_factorization.h"
 #include "newton/fill_ordering.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
@@ -101,27 +102,6 @@ void CopyFactorizationReport(const internal::LinearSolverStats& stats,
 
 }  // namespace
 
-namespace internal {
-
-// Converged must agree with the measures of what is returned (recomputed
-// from the returned v and r): a disagreement would be a bug, and is reported
-// as one (kNumericalIssue) rather than as a success.
-void ConfirmConvergence(const ErrorMeasures& returned,
-                        double tolerance,
-                        SolverSummary* summary) {
-  if (summary->status != SolverStatus::kConverged ||
-      returned.Converged(tolerance)) {
-    return;
-  }
-  summary->status = SolverStatus::kNumericalIssue;
-  summary->message =
-      "internal inconsistency: convergence was reported but the returned "
-      "point has " +
-      returned.Describe();
-}
-
-}  // namespace internal
-
 class Solver::Impl {
  public:
   explicit Impl(const SolverOptions& options) : options_(options) {}
@@ -154,10 +134,12 @@ class Solver::Impl {
                           SolverSummary* summary);
   // Pattern of J and symbolic analysis, when the patterns of M and H (or of
   // the local entries of a distributed M, on any rank) are new; false with
-  // summary's status and message set on failure.
+  // summary's status and message set on failure. blocks_first: the ordering
+  // by J's blocks (SparsityPattern::blocks_first).
   bool EnsureAnalysis(const GlobalProblem& problem,
                       const DistributedMatrix* distributed_m,
-                      SolverSummary* summary);
+                      SolverSummary* summary,
+                      bool blocks_first = false);
   // J's pattern and analysis on a second thread (EnsureAnalysis() into a
   // summary of its own) while M is factorized (SolverOptions::setup_threads).
   using Analysis = std::future<std::pair<bool, SolverSummary>>;
@@ -166,15 +148,17 @@ class Solver::Impl {
   // machine with 2 hardware threads (both uses of the second thread).
   bool TwoSetupThreads(const GlobalProblem& problem) const;
   // M's ordering, then the second thread started, then M factorized unless
-  // that needs another ordering (MInverse::Order). An invalid future when no
-  // thread could be started.
-  Analysis StartAnalysis(const GlobalProblem& problem);
+  // that needs another ordering (MInverse::Order). With `early`, the second
+  // thread then factorizes J of the predicted bonded start into early_
+  // (newton/early_factorization.h). An invalid future when no thread could be
+  // started.
+  Analysis StartAnalysis(const GlobalProblem& problem, bool early);
   // When rho's W_aa may use the second setup thread: once J's analysis on it
   // (if any) is done; empty with setup_threads = 1 or a small problem.
   internal::SecondThreadReady SecondSetupThread(const GlobalProblem& problem,
                                                 const Analysis& analysis) const;
-  // Waits for the second thread and adds its summary's timings and analyses
-  // to *summary; false with its status and message on failure.
+  // Waits for the second thread and adds its summary's timings, analyses and
+  // factorizations to *summary; false with its status and message on failure.
   static bool FinishAnalysis(Analysis* analysis, SolverSummary* summary);
   // Starts the run: iterate, deadline, counters; false (status set) on a bad
   // guess.
@@ -201,6 +185,9 @@ class Solver::Impl {
   internal::MInverse m_inverse_;
   internal::NewtonDriver newton_;
   internal::NsgsPhase nsgs_;
+  // J's factorization made by the second setup thread, for the first Newton
+  // direction of the solve (SolveRun::early_factors).
+  internal::EarlyFactors early_;
 };
 
 bool Solver::Impl::EnsureLinearSolver(const DistributedMatrix* distributed_m,
@@ -228,7 +215,8 @@ bool Solver::Impl::EnsureLinearSolver(const DistributedMatrix* distributed_m,
 
 bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
                                   const DistributedMatrix* distributed_m,
-                                  SolverSummary* summary) {
+                                  SolverSummary* summary,
+                                  bool blocks_first) {
   if (!EnsureLinearSolver(distributed_m, summary)) return false;
   // Collective with M distributed: every rank asks, whatever its own answer.
   const bool block_changed = distributed_m != nullptr &&
@@ -246,7 +234,8 @@ bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
   ScopedTimer timer(&summary->timings.analysis);
   std::string message;
   const LinearSolverStatus status =
-      linear_->Analyze(system_.pattern(), &message);
+      blocks_first ? linear_->Analyze(system_.BlocksFirstPattern(), &message)
+                   : linear_->Analyze(system_.pattern(), &message);
   ++summary->analyses;
   analyzed_ = status == LinearSolverStatus::kSuccess;
   if (!analyzed_) {
@@ -304,6 +293,8 @@ bool Solver::Impl::Start(const GlobalProblem& problem,
     run->reanalysis_seconds_at_start = linear_->stats().reanalysis_seconds;
   }
   run->recorder.Start(&problem, &options_, &summary, run->start);
+  early_.ready = false;
+  run->early_factors = &early_;
   nsgs_.Start();
   return true;
 }
@@ -323,14 +314,22 @@ bool Solver::Impl::TwoSetupThreads(const GlobalProblem& problem) const {
          std::thread::hardware_concurrency() >= 2;
 }
 
-Solver::Impl::Analysis Solver::Impl::StartAnalysis(
-    const GlobalProblem& problem) {
+Solver::Impl::Analysis Solver::Impl::StartAnalysis(const GlobalProblem& problem,
+                                                   bool early) {
   m_inverse_.Order();  // its METIS call never overlaps J's
   Analysis analysis;
   try {
-    analysis = std::async(std::launch::async, [this, &problem] {
+    analysis = std::async(std::launch::async, [this, &problem, early] {
       SolverSummary own;
-      const bool analyzed = EnsureAnalysis(problem, nullptr, &own);
+      const bool analyzed = EnsureAnalysis(problem, nullptr, &own, early);
+      if (analyzed && early) {
+        internal::FactorizeBondedStart(problem,
+                                       options_.formulation,
+                                       &system_,
+                                       linear_.get(),
+                                       &early_,
+                                       &own);
+      }
       return std::make_pair(analyzed, std::move(own));
     });
   } catch (const std::system_error&) {
@@ -354,7 +353,9 @@ bool Solver::Impl::FinishAnalysis(Analysis* analysis, SolverSummary* summary) {
   const auto [analyzed, own] = analysis->get();
   summary->timings.setup += own.timings.setup;
   summary->timings.analysis += own.timings.analysis;
+  summary->timings.factorization += own.timings.factorization;
   summary->analyses += own.analyses;
+  summary->factorizations += own.factorizations;
   if (!analyzed) {
     summary->status = own.status;
     summary->message = own.message;
@@ -375,7 +376,11 @@ bool Solver::Impl::Prepare(SolveRun* run) {
           problem, options_, &run->scaling, &message);
     } else {
       m_inverse_.Bind(problem);
-      if (OverlapsAnalysis(*run)) analysis = StartAnalysis(problem);
+      if (OverlapsAnalysis(*run)) {
+        analysis = StartAnalysis(
+            problem,
+            internal::PredictsBondedStart(options_, problem, run->has_guess));
+      }
       scaled = internal::ComputeScaling(problem,
                                         options_.rho,
                                         &run->scaling,

@@ -65,7 +65,11 @@ struct LinearSolverOptions {
   // Refine-2 wall, 1 BLAS thread: cold gravity steps (2 factorizations) 12 %
   // faster, cold shear steps (19-30) up to 5 % slower, warm time stepping
   // ~0.4 s slower once (bench/results/j_ordering.md). false (the default):
-  // the dof graph from the start, one analysis per pattern.
+  // the dof graph from the start, one analysis per pattern, except for the
+  // analysis that J's early factorization waits for (a bonded cold start on
+  // two setup threads, SolverOptions::setup_threads), which is by blocks with
+  // the adaptive rule: there the ordering's time is on the critical path
+  // (refine-2 gravity steps 2.12 -> 1.77 s, bench/results/early_factorization.md).
   bool adaptive_block_ordering = false;
 
   // MUMPS ICNTL(14): percentage by which the working space estimated by the

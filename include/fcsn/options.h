@@ -325,10 +325,17 @@ struct SolverOptions {
   // ordering, MUMPS' analysis) run on a second thread while M is factorized
   // and rho's W_aa = H_a^T M^-1 H_a computed, when both are needed (a new
   // pattern of J, a new M), and the second thread then takes its share of the
-  // remaining W_aa. The results are the same bits as with 1. The
-  // timings of the second thread (J's pattern in timings.setup, its analysis in
-  // timings.analysis) overlap the first's, so the timings may add up to more
-  // than timings.total (the wall time). In [1, 2]. Default 2: on an idle
+  // remaining W_aa. At a bonded cold start (no guess, w round-off: the
+  // gravity-settling steps) the second thread also factorizes J of the first
+  // iterate right after its analysis, before rho exists, and the first Newton
+  // direction uses those factors when they are verified to be J's up to
+  // diagonal scalings (newton/early_factorization.h,
+  // SolverSummary::early_factorizations_used); the results then agree with 1
+  // thread to round-off, otherwise they are the same bits. The timings of the
+  // second thread (J's pattern in timings.setup, its analysis in
+  // timings.analysis, the early factorization in timings.factorization)
+  // overlap the first's, so the timings may add up to more than
+  // timings.total (the wall time). In [1, 2]. Default 2: on an idle
   // machine the refine-2 gravity steps took 2.04 -> 1.46 s with 1 BLAS thread
   // and 1.78 -> 1.65 s with 2 (bench/results/setup_cost.md, idle re-run);
   // set 1 when the caller already keeps every core busy.

@@ -68,6 +68,12 @@ struct SolverSummary {
   // all FGMRES runs, those that fell back to a factorization included.
   int reused_factor_directions = 0;
   int krylov_iterations = 0;
+  // Newton directions on J's early factorization: at a bonded cold start of a
+  // large problem with SolverOptions::setup_threads = 2, J of the first
+  // iterate is factorized on the second setup thread before rho is known
+  // (0 or 1; that factorization is counted in `factorizations` and timed in
+  // timings.factorization whether its factors served or not).
+  int early_factorizations_used = 0;
   int fallbacks = 0;       // Newton -> NSGS hand-overs (hybrid)
   int rho_reductions = 0;  // rho continuation steps (RhoOptions)
   // Restarts with an Armijo search after a stall at the final rho (RhoOptions).

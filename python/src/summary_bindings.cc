@@ -69,6 +69,7 @@ void BindSummary(py::module_& m) {
       .def_readonly("regularized_factorizations",
                     &S::regularized_factorizations)
       .def_readonly("reused_factor_directions", &S::reused_factor_directions)
+      .def_readonly("early_factorizations_used", &S::early_factorizations_used)
       .def_readonly("krylov_iterations", &S::krylov_iterations)
       .def_readonly("line_search_safeguards", &S::line_search_safeguards)
       .def_readonly("accepted_line_search_failures",

@@ -208,6 +208,25 @@ TEST(AdaptiveBlockOrdering, OffByDefault) {
   EXPECT_EQ(solver->stats().reanalyses, 0);
 }
 
+// SparsityPattern::blocks_first asks for the blocks with the option off (the
+// Solver's analysis before J's early factorization), and the adaptive rule
+// then applies as with the option on.
+TEST(AdaptiveBlockOrdering, BlocksFirstPatternUsesThemWithTheOptionOff) {
+  TestSystem system = VectorGrid2D(kGridSide);
+  system.pattern.blocks_first = true;
+  LinearSolverOptions options;
+  std::string message;
+  auto solver = MumpsSolver::Create(options, &message);
+  ASSERT_NE(solver, nullptr) << message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->stats().ordering_used, "metis-blocks");
+  EXPECT_GT(solver->stats().reanalysis_estimate_seconds, 0.0);
+  FactorizeUntilReanalysis(system, 2000, solver.get());
+  EXPECT_EQ(solver->stats().reanalyses, 1);
+  EXPECT_EQ(solver->stats().ordering_used, "metis");
+}
+
 TEST(AdaptiveBlockOrdering, GivenOrderingIsNeverReplaced) {
   const TestSystem system = VectorGrid2D(kGridSide);
   std::vector<int> perm, iperm;
