@@ -46,9 +46,9 @@ void FactorizeBondedStart(const GlobalProblem& problem,
   early->ready = false;
   ScopedTimer timer(&summary->timings.factorization);
   system->SetMatrixValues(problem);
-  // r_a = (1, 0, 0) with rho = 1 at u = 0: s_a = (1, 0, 0), inside the cone
-  // for every mu >= 0 and far from its apex, the piece the bonded start
-  // chooses with its own positive r_N (cold_start.h).
+  // With rho = 1 and a unit normal reaction at u ~ 0, s_a is about the unit
+  // normal: inside the cone for every mu >= 0 and far from its apex, the
+  // piece the bonded start chooses with its own positive r_N (cold_start.h).
   const Eigen::VectorXd rho = Eigen::VectorXd::Ones(problem.m());
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(problem.n());
   Eigen::VectorXd r = Eigen::VectorXd::Zero(problem.m());

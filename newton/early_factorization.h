@@ -2,16 +2,16 @@
 // thread, before rho and q_free exist, at a bonded cold start.
 //
 // At v = 0 with w round-off every contact rests (u_a ~ 0), and the bonded
-// start (newton/cold_start.h) closes and sticks it: s_a = r_a - Rho_a u_a ~
-// r_a = (r_N > 0, 0, 0). Its rows of J are then [Rho_a H_a^T, 0] for the
-// Alart-Curnier-type residuals, so the first Newton matrix
-// (newton/newton_direction.h) is
+// start (newton/cold_start.h) closes and sticks it: s_a = r_a - Rho_a u_a is
+// about r_a, a positive normal reaction with zero tangential parts. Its rows
+// of J are then [Rho_a H_a^T, 0] for the Alart-Curnier-type residuals, so the
+// first Newton matrix (newton/newton_direction.h) is
 //
-//   D J C = L P0 R,  P0 = J at rho = 1 and r_a = (1, 0, 0), unscaled,
-//                    R = diag(column_v I_n, column_r I_m),
-//                    L = diag(weight_eq I_n, weight_contact Rho boost),
+//   D J C = L P0 R   and   (D J C)^-1 = R^-1 P0^-1 L^-1
 //
-//   (D J C)^-1 = R^-1 P0^-1 L^-1.
+// with P0 the unscaled J at rho = 1 and unit normal reactions, R the column
+// scales C (column_v on v, column_r on r) and L the diagonal of the row
+// weights times Rho and the boost on the contact rows.
 //
 // P0 needs neither rho (W_aa, the longest part of the setup) nor q_free, so it
 // is factorized on the second setup thread right after J's analysis, while

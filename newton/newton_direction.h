@@ -45,10 +45,11 @@
 // The constants are measured choices, see newton_direction.cc.
 //
 // The first direction of a run may use J's early factorization
-// (SolveRun::early_factors, newton/early_factorization.h): when D J C = L P0 R
-// for the factorized P0, d = C R^-1 P0^-1 L^-1 (-D G), and P^-1 of the next
-// iteration's FGMRES is R^-1 P0^-1 L^-1 likewise; it counts as that
-// iteration's factorization (done on the setup thread).
+// (SolveRun::early_factors, newton/early_factorization.h): when D J C is
+// L P0 R for the factorized P0, the direction is C R^-1 P0^-1 L^-1 applied
+// to -D G, and the next iteration's FGMRES preconditions with R^-1 P0^-1
+// L^-1 likewise; it counts as that iteration's factorization (done on the
+// setup thread).
 //
 // The slope of the merit theta = 1/2 ||D G||^2 along d: -||D G||^2 for an
 // exact direction, (D G)^T D J d for a regularized or inexact one.

@@ -80,11 +80,9 @@ class NewtonSystem {
   }
 
   const SparsityPattern& pattern() const { return pattern_; }
-  // A copy of pattern() with SparsityPattern::blocks_first set.
-  SparsityPattern BlocksFirstPattern() const {
-    SparsityPattern pattern = pattern_;
-    pattern.blocks_first = true;
-    return pattern;
+  // SparsityPattern::blocks_first of pattern(), for its next analysis.
+  void SetBlocksFirst(bool blocks_first) {
+    pattern_.blocks_first = blocks_first;
   }
   const std::vector<double>& values() const { return values_; }
   // Residual G(z) of the last Evaluate(): first n entries equilibrium, then m

@@ -233,9 +233,9 @@ bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
   }
   ScopedTimer timer(&summary->timings.analysis);
   std::string message;
+  system_.SetBlocksFirst(blocks_first);
   const LinearSolverStatus status =
-      blocks_first ? linear_->Analyze(system_.BlocksFirstPattern(), &message)
-                   : linear_->Analyze(system_.pattern(), &message);
+      linear_->Analyze(system_.pattern(), &message);
   ++summary->analyses;
   analyzed_ = status == LinearSolverStatus::kSuccess;
   if (!analyzed_) {
