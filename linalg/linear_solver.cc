@@ -193,6 +193,24 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
 
 LinearSolverStatus LinearSolver::Factorize(const double* values,
                                            std::string* message) {
+  return CheckedFactorize(/*symmetric=*/false, values, message);
+}
+
+LinearSolverStatus LinearSolver::FactorizeSymmetric(const double* values,
+                                                    std::string* message) {
+  return CheckedFactorize(/*symmetric=*/true, values, message);
+}
+
+LinearSolverStatus LinearSolver::DoFactorizeSymmetric(const double*,
+                                                      std::string* message) {
+  return Report(LinearSolverStatus::kUnavailable,
+                "this linear solver has no symmetric (LDL^T) factorization",
+                message);
+}
+
+LinearSolverStatus LinearSolver::CheckedFactorize(bool symmetric,
+                                                  const double* values,
+                                                  std::string* message) {
   factorized_ = false;
   if (!analyzed_) {
     return Report(LinearSolverStatus::kNotReady,
@@ -205,9 +223,11 @@ LinearSolverStatus LinearSolver::Factorize(const double* values,
   const SteadyClock::time_point start = SteadyClock::now();
   ++stats_.factorizations;
   reanalysis_seconds_ = 0;
-  const LinearSolverStatus status = pattern_.n == 0
-                                        ? LinearSolverStatus::kSuccess
-                                        : DoFactorize(values, message);
+  LinearSolverStatus status = LinearSolverStatus::kSuccess;
+  if (pattern_.n > 0) {
+    status = symmetric ? DoFactorizeSymmetric(values, message)
+                       : DoFactorize(values, message);
+  }
   stats_.factorization_seconds += SecondsSince(start) - reanalysis_seconds_;
   factorized_ = status == LinearSolverStatus::kSuccess;
   if (factorized_) Report(status, "", message);

@@ -216,6 +216,14 @@ class LinearSolver {
   // Numeric LU of `values`: pattern.nnz() entries in the CSC order of the
   // analysed pattern.
   LinearSolverStatus Factorize(const double* values, std::string* message);
+  // Numeric LDL^T of `values` (same layout as Factorize()), the entries of a
+  // symmetric matrix on the analysed pattern: half the flops of the LU.
+  // kInvalidInput when the values are not exactly symmetric; kUnavailable
+  // from a backend without it (MUMPS has it: mumps_solver.h), the caller
+  // then uses Factorize(). Solve() and SolveUnrefined() use the last
+  // successful factorization of either kind. Counted as a factorization.
+  LinearSolverStatus FactorizeSymmetric(const double* values,
+                                        std::string* message);
   // rhs := J^-1 rhs with the last successful factorization; size n.
   LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
                            std::string* message);
@@ -263,6 +271,13 @@ class LinearSolver {
   // entries.
   virtual LinearSolverStatus DoFactorize(const double* values,
                                          std::string* message) = 0;
+  // As DoFactorize for FactorizeSymmetric(); kUnavailable unless overridden.
+  virtual LinearSolverStatus DoFactorizeSymmetric(const double* values,
+                                                  std::string* message);
+  // Factorize() and FactorizeSymmetric(): the checks, counters and timings.
+  LinearSolverStatus CheckedFactorize(bool symmetric,
+                                      const double* values,
+                                      std::string* message);
   // After a successful DoFactorize; *rhs has n finite entries.
   virtual LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
                                      std::string* message) = 0;

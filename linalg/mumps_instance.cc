@@ -169,7 +169,8 @@ class Instance {
   }
 
   LinearSolverStatus Init(const LinearSolverOptions& options,
-                          std::string* message) {
+                          std::string* message,
+                          bool symmetric = false) {
     options_ = options;
     if (std::string why = CheckMpiReady(options.mpi_communicator);
         !why.empty()) {
@@ -179,8 +180,8 @@ class Instance {
     // The host takes part in the factorization (with one process it is the
     // only one).
     id_.par = 1;
-    // Unsymmetric LU.
-    id_.sym = 0;
+    // Unsymmetric LU, or LDL^T of a general symmetric matrix.
+    id_.sym = symmetric ? 2 : 0;
     id_.comm_fortran = MumpsCommFortran(options.mpi_communicator);
     Call(kJobInit);
     if (InfogOf(id_, 1) < 0) return Error(Phase::kInit, message);
@@ -429,7 +430,8 @@ class Instance {
     // No block low-rank compression: full-rank, exact factors
     // (ConfigureLowRank() may turn BLR on).
     IcntlOf(id_, 35) = 0;
-    // Relative threshold of numerical partial pivoting (unsymmetric default).
+    // Relative threshold of numerical partial pivoting (MUMPS' default for
+    // unsymmetric and general symmetric matrices alike).
     CntlOf(id_, 1) = 0.01;
     // Null-pivot threshold: CNTL(3) > 0 is relative to ||A_pre||_inf; 0 means
     // MUMPS' default eps * 1e-5 * ||A_pre|| (eps of the arithmetic). CNTL(3) <
@@ -519,8 +521,9 @@ MumpsInstance<Real>::~MumpsInstance() = default;
 
 template <typename Real>
 LinearSolverStatus MumpsInstance<Real>::Init(const LinearSolverOptions& options,
-                                             std::string* message) {
-  return impl_->instance.Init(options, message);
+                                             std::string* message,
+                                             bool symmetric) {
+  return impl_->instance.Init(options, message, symmetric);
 }
 
 template <typename Real>

@@ -1,5 +1,5 @@
-// linalg/mumps_instance.h: one MUMPS instance (unsymmetric LU with SYM = 0
-// and PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float,
+// linalg/mumps_instance.h: one MUMPS instance (unsymmetric LU with SYM = 0,
+// or LDL^T with SYM = 2, and PAR = 1) of arithmetic Real: d-MUMPS for double, s-MUMPS for float,
 // on the sequential library or, in the mpi flavour, on the ranks of
 // LinearSolverOptions::mpi_communicator (replicated-data model of
 // mumps_comm.h: same calls on every rank, solution broadcast from the host).
@@ -53,6 +53,12 @@ struct MumpsAnalysisInput {
   // orders itself with ICNTL(7) = icntl7.
   std::vector<int> perm_in;
   int icntl7 = 7;
+  // For a SYM = 2 instance: irn/jcn hold the entries of the lower triangle
+  // (row >= column) only, and value_slots[k] is the position of entry k in the
+  // pattern's CSC values (the caller gathers the values; instances of
+  // MumpsInstance read them in irn/jcn order as always).
+  bool symmetric = false;
+  std::vector<int> value_slots;
   // Parallel analysis with PT-SCOTCH (ICNTL(28) = 2, ICNTL(29) = 1) instead of
   // the sequential one (ICNTL(28) = 1); MUMPS analyses sequentially with
   // ICNTL(7) on one process.
@@ -83,9 +89,12 @@ class MumpsInstance {
   MumpsInstance(const MumpsInstance&) = delete;
   MumpsInstance& operator=(const MumpsInstance&) = delete;
 
-  // MUMPS job -1 and the control parameters (once per instance).
+  // MUMPS job -1 and the control parameters (once per instance). symmetric:
+  // SYM = 2 (LDL^T of a symmetric, possibly indefinite matrix, with 2 x 2
+  // pivots), whose input holds one triangle (MumpsAnalysisInput::symmetric).
   LinearSolverStatus Init(const LinearSolverOptions& options,
-                          std::string* message);
+                          std::string* message,
+                          bool symmetric = false);
   // MUMPS job 1 on `input` (kept by pointer until the next Analyze()).
   LinearSolverStatus Analyze(MumpsAnalysisInput* input, std::string* message);
   // MUMPS job 2 on `values` (pattern order, copied).

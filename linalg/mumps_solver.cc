@@ -11,6 +11,7 @@
 #include "linalg/mixed_precision.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_instance.h"
+#include "linalg/mumps_symmetric.h"
 #include "linalg/ordering.h"
 #include "linalg/stopwatch.h"
 
@@ -89,7 +90,8 @@ class MumpsFactorization final : public NumericFactorization {
       return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
     }
     auto instance = std::make_unique<MumpsInstance<Real>>();
-    const LinearSolverStatus status = instance->Init(*options_, message);
+    const LinearSolverStatus status =
+        instance->Init(*options_, message, input_->symmetric);
     if (status == LinearSolverStatus::kSuccess) instance_ = std::move(instance);
     return status;
   }
@@ -115,7 +117,13 @@ class MumpsFactorization final : public NumericFactorization {
       }
     }
     const Real* real_values = nullptr;
-    if constexpr (std::is_same_v<Real, double>) {
+    const std::vector<int>& slots = input_->value_slots;
+    if (!slots.empty()) {  // one triangle of a symmetric matrix
+      values_.resize(slots.size());
+      for (size_t k = 0; k < slots.size(); ++k)
+        values_[k] = static_cast<Real>(values[slots[k]]);
+      real_values = values_.data();
+    } else if constexpr (std::is_same_v<Real, double>) {
       real_values = values;
     } else {
       values_.resize(input_->irn.size());
@@ -156,7 +164,7 @@ class MumpsFactorization final : public NumericFactorization {
   MumpsWorkspace* workspace_;
   LinearSolverStats* stats_;
   std::unique_ptr<MumpsInstance<Real>> instance_;
-  std::vector<Real> values_;                    // float copy of the values
+  std::vector<Real> values_;  // float copy, or the gathered triangle
   Eigen::Matrix<Real, Eigen::Dynamic, 1> rhs_;  // float copy of the rhs
 };
 
@@ -202,7 +210,10 @@ struct MumpsSolver::Impl {
       : options(o),
         dbl(&options, &input, &workspace, stats),
         sgl(&options, &input, &workspace, stats),
-        mixed(options, &sgl, &dbl) {
+        mixed(options, &sgl, &dbl),
+        sym_dbl(&options, &sym.input, &workspace, stats),
+        sym_sgl(&options, &sym.input, &workspace, stats),
+        sym_mixed(options, &sym_sgl, &sym_dbl) {
     workspace.relaxation_percent = o.workspace_relaxation_percent;
   }
 
@@ -236,14 +247,37 @@ struct MumpsSolver::Impl {
                                            LinearSolverStats* stats,
                                            double* seconds,
                                            std::string* message);
-  // The counters of the workspace policy and of the decorator, into stats.
+  // LDL^T of symmetric values (FactorizeSymmetric): the input built from the
+  // pattern and the current ordering at the first call after an analysis,
+  // the instances analysed at their first factorization.
+  LinearSolverStatus FactorizeSymmetric(const SparsityPattern& pattern,
+                                        const double* values,
+                                        std::string* message);
+  // The LDL^T's input and instances are stale after a new analysis.
+  void ForgetSymmetric() {
+    sym_built = false;
+    symmetric_active = false;
+    sym_sgl.Drop();
+    sym_dbl.Drop();
+  }
+  // The counters of the workspace policy and of the decorators, into stats.
   void CopyCounters(LinearSolverStats* stats) const {
     stats->workspace_retries = workspace.retries;
-    stats->refinement_steps = mixed.refinement_steps();
-    stats->precision_fallbacks = mixed.precision_fallbacks();
+    stats->refinement_steps =
+        mixed.refinement_steps() + sym_mixed.refinement_steps();
+    stats->precision_fallbacks =
+        mixed.precision_fallbacks() + sym_mixed.precision_fallbacks();
+  }
+  // The factors in use: LU or LDL^T, single precision (refined) or double.
+  MixedPrecisionFactorization& active_mixed() {
+    return symmetric_active ? sym_mixed : mixed;
+  }
+  NumericFactorization& active_double() {
+    return symmetric_active ? sym_dbl : dbl;
   }
   NumericFactorization& active() {
-    return single_enabled ? static_cast<NumericFactorization&>(mixed) : dbl;
+    return single_enabled ? static_cast<NumericFactorization&>(active_mixed())
+                          : active_double();
   }
 
   LinearSolverOptions options;
@@ -263,6 +297,15 @@ struct MumpsSolver::Impl {
   double factorization_seconds_at_analysis = 0;
   // The caller's ordering, during AnalyzeWithOrdering() only.
   const std::vector<int>* given_position = nullptr;
+  // The LDL^T (FactorizeSymmetric): its input, whether it matches the current
+  // analysis, its instances and decorator, and whether its factors are the
+  // ones in use.
+  SymmetricInput sym;
+  bool sym_built = false;
+  MumpsFactorization<double> sym_dbl;
+  MumpsFactorization<float> sym_sgl;
+  MixedPrecisionFactorization sym_mixed;
+  bool symmetric_active = false;
 };
 
 void MumpsSolver::Impl::BuildCoordinates(const SparsityPattern& pattern) {
@@ -326,6 +369,7 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
     std::string* message) {
   const SteadyClock::time_point start = SteadyClock::now();
   const double ordering_before = stats->ordering_seconds;
+  ForgetSymmetric();
   if (const LinearSolverStatus status =
           ComputeOrdering(pattern, given_position, use_blocks, stats, message);
       status != LinearSolverStatus::kSuccess) {
@@ -412,6 +456,32 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
   return status;
 }
 
+LinearSolverStatus MumpsSolver::Impl::FactorizeSymmetric(
+    const SparsityPattern& pattern,
+    const double* values,
+    std::string* message) {
+  if (input.distributed || input.parallel_analysis) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kUnavailable,
+        "no symmetric factorization with a distributed input or the "
+        "parallel analysis",
+        message);
+  }
+  if (!sym_built) {
+    BuildSymmetricInput(pattern, input, &sym);
+    sym_mixed.Reset(&pattern);
+    sym_built = true;
+  }
+  if (!SymmetricValues(sym, values)) {
+    return linalg_detail::Report(
+        LinearSolverStatus::kInvalidInput,
+        "FactorizeSymmetric: the values are not those of a symmetric matrix",
+        message);
+  }
+  symmetric_active = true;
+  return active().Factorize(values, message);
+}
+
 std::unique_ptr<MumpsSolver> MumpsSolver::Create(
     const LinearSolverOptions& options, std::string* message) {
   if (std::string why = options.Validate(); !why.empty()) {
@@ -469,7 +539,17 @@ LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
       pattern(), &mutable_stats(), &reanalysis_seconds, message);
   if (reanalysis_seconds > 0) CountReanalysis(reanalysis_seconds);
   if (reordered != LinearSolverStatus::kSuccess) return reordered;
+  m.symmetric_active = false;
   const LinearSolverStatus status = m.active().Factorize(values, message);
+  m.CopyCounters(&mutable_stats());
+  return status;
+}
+
+LinearSolverStatus MumpsSolver::DoFactorizeSymmetric(const double* values,
+                                                     std::string* message) {
+  Impl& m = *impl_;
+  const LinearSolverStatus status =
+      m.FactorizeSymmetric(pattern(), values, message);
   m.CopyCounters(&mutable_stats());
   return status;
 }
@@ -477,17 +557,18 @@ LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
 LinearSolverStatus MumpsSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
                                                  std::string* message) {
   Impl& m = *impl_;
-  if (!m.single_enabled) return m.dbl.Solve(rhs, message);
-  return m.mixed.SolveUnrefined(rhs, message);
+  if (!m.single_enabled) return m.active_double().Solve(rhs, message);
+  return m.active_mixed().SolveUnrefined(rhs, message);
 }
 
 LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
                                         std::string* message) {
   Impl& m = *impl_;
   NumericFactorization& active = m.active();
-  const double refactorization_before = m.mixed.refactorization_seconds();
+  const MixedPrecisionFactorization& mixed = m.active_mixed();
+  const double refactorization_before = mixed.refactorization_seconds();
   const LinearSolverStatus status = active.Solve(rhs, message);
-  CountRefactorizationSeconds(m.mixed.refactorization_seconds() -
+  CountRefactorizationSeconds(mixed.refactorization_seconds() -
                               refactorization_before);
   m.CopyCounters(&mutable_stats());
   if (status != LinearSolverStatus::kSuccess && !active.factorized()) {

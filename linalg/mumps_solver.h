@@ -1,4 +1,7 @@
-// linalg/mumps_solver.h: LinearSolver on MUMPS (unsymmetric LU, SYM = 0):
+// linalg/mumps_solver.h: LinearSolver on MUMPS (unsymmetric LU, SYM = 0; and
+// LDL^T, SYM = 2, for FactorizeSymmetric(): a second pair of instances on the
+// lower triangle, linalg/mumps_symmetric.h, with the same ordering, analysed
+// at their first factorization after each analysis):
 // the sequential library, or MPI MUMPS in the mpi flavour, where every rank
 // of LinearSolverOptions::mpi_communicator makes the same calls on the same
 // data and receives the same solution (replicated-data model,
@@ -82,6 +85,8 @@ class MumpsSolver final : public LinearSolver {
                                std::string* message) override;
   LinearSolverStatus DoFactorize(const double* values,
                                  std::string* message) override;
+  LinearSolverStatus DoFactorizeSymmetric(const double* values,
+                                          std::string* message) override;
   LinearSolverStatus DoSolve(Eigen::VectorXd* rhs,
                              std::string* message) override;
   LinearSolverStatus DoSolveUnrefined(Eigen::VectorXd* rhs,

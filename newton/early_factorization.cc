@@ -21,6 +21,15 @@ double EstimatedFreeMotion(const GlobalProblem& problem) {
   return (problem.H.transpose() * v).lpNorm<Eigen::Infinity>();
 }
 
+// Negates the entries of the rows n, n + 1, ... (the contact rows).
+void NegateContactRows(const SparsityPattern& pattern,
+                       int n,
+                       std::vector<double>* values) {
+  for (int p = 0; p < pattern.nnz(); ++p) {
+    if (pattern.row_index[p] >= n) (*values)[p] = -(*values)[p];
+  }
+}
+
 }  // namespace
 
 bool PredictsBondedStart(const SolverOptions& options,
@@ -55,10 +64,21 @@ void FactorizeBondedStart(const GlobalProblem& problem,
   for (int a = 0; a < problem.nc(); ++a) r[3 * a] = 1.0;
   system->Evaluate(problem, formulation, rho, v, r, /*with_jacobian=*/true);
   early->values = system->values();
+  // With its contact rows negated P0 is [[M, -H], [-H^T, 0]], symmetric when
+  // M is: its LDL^T has half the flops of the LU, and the sign is one more
+  // diagonal scaling for DiagonallyEquivalent. A backend without LDL^T, or an
+  // M that is not exactly symmetric, gets the LU.
+  NegateContactRows(system->pattern(), problem.n(), &early->values);
   std::string ignored;  // a failure only means: J is factorized as usual
   ++summary->factorizations;
-  early->ready = linear->Factorize(early->values.data(), &ignored) ==
-                 LinearSolverStatus::kSuccess;
+  LinearSolverStatus status =
+      linear->FactorizeSymmetric(early->values.data(), &ignored);
+  if (status == LinearSolverStatus::kUnavailable ||
+      status == LinearSolverStatus::kInvalidInput) {
+    NegateContactRows(system->pattern(), problem.n(), &early->values);
+    status = linear->Factorize(early->values.data(), &ignored);
+  }
+  early->ready = status == LinearSolverStatus::kSuccess;
 }
 
 bool DiagonallyEquivalent(const SparsityPattern& pattern,

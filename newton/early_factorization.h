@@ -16,7 +16,10 @@
 // P0 needs neither rho (W_aa, the longest part of the setup) nor q_free, so it
 // is factorized on the second setup thread right after J's analysis, while
 // the first thread computes rho; the first Newton direction then costs one
-// solve. The prediction is checked, not trusted: the factors serve only when
+// solve. With its contact rows negated P0 is [[M, -H], [-H^T, 0]], symmetric
+// when M is exactly: it is then factorized by LDL^T
+// (LinearSolver::FactorizeSymmetric, half the flops of the LU), the sign
+// being one more diagonal scaling in L. The prediction is checked, not trusted: the factors serve only when
 // the first D J C is L P0 R entry by entry (DiagonallyEquivalent), e.g. not
 // after NSGS warm-up sweeps or with the Fischer-Burmeister residual; J is then
 // factorized as usual and the early factorization was spent for nothing (its

@@ -1,0 +1,180 @@
+// LinearSolver::FactorizeSymmetric (MUMPS' LDL^T, SYM = 2, on the lower
+// triangle of the analysed pattern, linalg/mumps_symmetric.h): solves a
+// symmetric indefinite saddle-point system to double-precision accuracy in
+// every precision mode with about half the LU's flops; refuses values that
+// are not exactly symmetric; hands over to the LU at the next Factorize();
+// follows a new analysis; and is unavailable in the other backends.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "linalg/linear_solver.h"
+#include "test_matrices.h"
+
+namespace fcsn::internal {
+namespace {
+
+using ::fcsn::testing::BackwardError;
+using ::fcsn::testing::FromTriplets;
+using ::fcsn::testing::TestSystem;
+using ::fcsn::testing::ToEigen;
+
+// [[M, -H], [-H^T, 0]]: M the SPD 7-point operator (6.5, -1) of a k x k x k
+// grid (nv = k^3), H with `contacts` columns of two entries each; the contact
+// diagonal kept as explicit zeros (the slots of J's B blocks).
+TestSystem Saddle(int k, int contacts) {
+  const int nv = k * k * k;
+  std::vector<std::tuple<int, int, double>> t;
+  for (int i = 0; i < nv; ++i) {
+    t.emplace_back(i, i, 6.5);
+    for (int step : {1, k, k * k}) {
+      // Neighbours along x, y, z that stay in the grid.
+      const bool inside = (step == 1 ? i % k : (i / step) % k) + 1 < k;
+      if (!inside) continue;
+      t.emplace_back(i, i + step, -1.0);
+      t.emplace_back(i + step, i, -1.0);
+    }
+  }
+  for (int c = 0; c < contacts; ++c) {
+    const int row = nv + c;
+    for (int j = 0; j < 2; ++j) {
+      const int dof = (37 * c + 11 * j) % nv;
+      const double h = 1.0 + 0.1 * ((c + j) % 5);
+      t.emplace_back(dof, row, -h);
+      t.emplace_back(row, dof, -h);
+    }
+    t.emplace_back(row, row, 0.0);
+  }
+  return FromTriplets(nv + contacts, t);
+}
+
+std::unique_ptr<LinearSolver> Make(LinearSolverType type,
+                                   FactorizationPrecision precision) {
+  LinearSolverOptions options;
+  options.type = type;
+  options.precision = precision;
+  std::string message;
+  auto solver = LinearSolver::Create(options, &message);
+  EXPECT_NE(solver, nullptr) << message;
+  return solver;
+}
+
+double SolveError(const TestSystem& system, LinearSolver* solver) {
+  const Eigen::VectorXd b =
+      Eigen::VectorXd::LinSpaced(system.pattern.n, -1.0, 2.0);
+  Eigen::VectorXd x = b;
+  std::string message;
+  EXPECT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess)
+      << message;
+  return BackwardError(ToEigen(system.pattern, system.values), x, b);
+}
+
+class SymmetricFactorizationTest
+    : public ::testing::TestWithParam<FactorizationPrecision> {};
+
+TEST_P(SymmetricFactorizationTest, SolvesWithAboutHalfTheFlops) {
+  const TestSystem system = Saddle(12, 200);
+  auto solver = Make(LinearSolverType::kMumps, GetParam());
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  const double ldlt_flops = solver->stats().last_factorization_flops;
+  // The LU of the same matrix on the same analysis, then LDL^T again.
+  ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  EXPECT_LT(ldlt_flops, 0.75 * solver->stats().last_factorization_flops);
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  EXPECT_EQ(solver->stats().factorizations, 3);
+}
+
+TEST_P(SymmetricFactorizationTest, TheNextFactorizeUsesTheLu) {
+  TestSystem system = Saddle(7, 40);
+  auto solver = Make(LinearSolverType::kMumps, GetParam());
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess);
+  // Unsymmetric values: the contact rows scaled by 3 (a J with rho = 3).
+  for (int j = 0; j < system.pattern.n; ++j) {
+    for (int p = system.pattern.col_ptr[j]; p < system.pattern.col_ptr[j + 1];
+         ++p) {
+      if (system.pattern.row_index[p] >= 343) system.values[p] *= 3.0;
+    }
+  }
+  EXPECT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kInvalidInput);
+  EXPECT_NE(message.find("symmetric"), std::string::npos) << message;
+  Eigen::VectorXd x = Eigen::VectorXd::Ones(system.pattern.n);
+  EXPECT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kNotReady);
+  ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+}
+
+TEST_P(SymmetricFactorizationTest, FollowsANewAnalysis) {
+  auto solver = Make(LinearSolverType::kMumps, GetParam());
+  std::string message;
+  for (int k : {6, 7}) {
+    const TestSystem system = Saddle(k, 30);
+    ASSERT_EQ(solver->Analyze(system.pattern, &message),
+              LinearSolverStatus::kSuccess);
+    ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    EXPECT_LT(SolveError(system, solver.get()), 1e-13) << k;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions,
+                         SymmetricFactorizationTest,
+                         ::testing::Values(FactorizationPrecision::kDouble,
+                                           FactorizationPrecision::kMixed,
+                                           FactorizationPrecision::kAuto));
+
+TEST(SymmetricFactorization, AnEntryWithoutMirrorMustBeZero) {
+  // Column 0 holds (1, 0) = 2, column 1 has no (0, 1): symmetric only if 0.
+  TestSystem system = FromTriplets(2, {{0, 0, 3.0}, {1, 0, 0.0}, {1, 1, 5.0}});
+  auto solver = Make(LinearSolverType::kMumps, FactorizationPrecision::kDouble);
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  system.values[1] = 2.0;
+  EXPECT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kInvalidInput);
+}
+
+TEST(SymmetricFactorization, UnavailableInTheOtherBackends) {
+  const TestSystem system = Saddle(4, 10);
+  for (LinearSolverType type :
+       {LinearSolverType::kEigenLU, LinearSolverType::kDense}) {
+    auto solver = Make(type, FactorizationPrecision::kDouble);
+    std::string message;
+    ASSERT_EQ(solver->Analyze(system.pattern, &message),
+              LinearSolverStatus::kSuccess);
+    EXPECT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+              LinearSolverStatus::kUnavailable);
+    EXPECT_FALSE(message.empty());
+    ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+              LinearSolverStatus::kSuccess);
+    EXPECT_LT(SolveError(system, solver.get()), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace fcsn::internal
