@@ -89,9 +89,10 @@ class MumpsInstance {
   MumpsInstance(const MumpsInstance&) = delete;
   MumpsInstance& operator=(const MumpsInstance&) = delete;
 
-  // MUMPS job -1 and the control parameters (once per instance). symmetric:
-  // SYM = 2 (LDL^T of a symmetric, possibly indefinite matrix, with 2 x 2
-  // pivots), whose input holds one triangle (MumpsAnalysisInput::symmetric).
+  // MUMPS job -1 and the control parameters (once per instance). With
+  // `symmetric`, MUMPS' LDL^T for general symmetric matrices (SYM set to 2:
+  // indefinite ones too, with 2 x 2 pivots); its input then holds one
+  // triangle (MumpsAnalysisInput::symmetric).
   LinearSolverStatus Init(const LinearSolverOptions& options,
                           std::string* message,
                           bool symmetric = false);
