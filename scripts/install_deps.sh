@@ -9,7 +9,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libeigen3-dev
   libhdf5-dev
   libmumps-seq-dev
