@@ -84,12 +84,21 @@ namespace fcsn::internal {
 // Solver does when J's first factorization waits for this analysis
 // (newton/early_factorization.h), where the ordering's time is on the
 // critical path. Ignored without block_starts.
+//
+// symmetric_first: the first factorization of this analysis will be
+// FactorizeSymmetric() (the early factorization again): MUMPS then orders the
+// pattern and analyses only the LDL^T, at that factorization, and postpones
+// the LU's symbolic phase to the first Factorize(), which a solve that
+// converges on the LDL^T's factors never calls. Only with an ordering of
+// fcsn's own (METIS or a given one), which both then share; the other backends
+// ignore it.
 struct SparsityPattern {
   int n = 0;
   std::vector<int> col_ptr;
   std::vector<int> row_index;
   std::vector<int> block_starts;
   bool blocks_first = false;
+  bool symmetric_first = false;
   int nnz() const { return col_ptr.empty() ? 0 : col_ptr.back(); }
 };
 
@@ -145,9 +154,11 @@ struct LinearSolverStats {
   // Seconds spent computing the METIS ordering, included in analysis_seconds.
   double ordering_seconds = 0;
   // Analyses a backend did inside Factorize() on the same pattern (the
-  // adaptive block ordering's re-ordering, linalg/ordering.h), and their
-  // seconds; both are also counted in analyses and analysis_seconds (not in
-  // factorization_seconds).
+  // adaptive block ordering's re-ordering, linalg/ordering.h), also counted
+  // in analyses; and the seconds of analysis work done inside Factorize():
+  // theirs and those of a symbolic phase postponed by
+  // SparsityPattern::symmetric_first, also counted in analysis_seconds (not
+  // in factorization_seconds).
   int reanalyses = 0;
   double reanalysis_seconds = 0;
   // The adaptive block ordering's estimate R of that re-analysis while the
@@ -257,6 +268,13 @@ class LinearSolver {
   void CountReanalysis(double seconds) {
     ++stats_.analyses;
     ++stats_.reanalyses;
+    CountAnalysisSeconds(seconds);
+  }
+  // For DoFactorize: `seconds` of the current factorization completed the
+  // analysis of the pattern (a symbolic phase postponed by
+  // SparsityPattern::symmetric_first): analysis_seconds and
+  // reanalysis_seconds, not factorization_seconds; no analysis more.
+  void CountAnalysisSeconds(double seconds) {
     stats_.analysis_seconds += seconds;
     stats_.reanalysis_seconds += seconds;
     reanalysis_seconds_ += seconds;

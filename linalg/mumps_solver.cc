@@ -10,6 +10,7 @@
 
 #include "linalg/mixed_precision.h"
 #include "linalg/mumps_comm.h"
+#include "linalg/mumps_factorization.h"
 #include "linalg/mumps_instance.h"
 #include "linalg/mumps_symmetric.h"
 #include "linalg/ordering.h"
@@ -24,170 +25,6 @@ namespace {
 // kernels, and single precision saves less than the refinement's extra solves
 // cost.
 constexpr double kAutoMixedMinFlops = 1e7;
-
-// INFOG(i) of `instance` in MB, as a double.
-template <typename Real>
-double Megabytes(const MumpsInstance<Real>& instance, int i) {
-  return static_cast<double>(instance.infog(i));
-}
-
-// The analysis estimates of the memory of the numeric phases, for the mode
-// `options` asks for (LinearSolverStats::estimated_memory_mb): full-rank or
-// BLR, in-core or out-of-core.
-template <typename Real>
-void ReadMemoryEstimates(const MumpsInstance<Real>& instance,
-                         const LinearSolverOptions& options,
-                         LinearSolverStats* stats) {
-  const bool low_rank = options.low_rank_tolerance > 0.0;
-  // INFOG index of the max-over-processes estimate; the sum follows it.
-  int max_index = 16;  // full-rank, in-core
-  if (low_rank) {
-    max_index = options.out_of_core ? 38 : 36;
-  } else if (options.out_of_core) {
-    max_index = 26;
-  }
-  stats->estimated_memory_mb_max_rank = Megabytes(instance, max_index);
-  stats->estimated_memory_mb = Megabytes(instance, max_index + 1);
-}
-
-// What MUMPS reports after a successful factorization: flops (full-rank and
-// effective), factor entries (full-rank and compressed), memory used and
-// disk space written.
-template <typename Real>
-void ReadFactorizationStats(const MumpsInstance<Real>& instance,
-                            LinearSolverStats* stats) {
-  stats->last_factorization_flops = instance.rinfog(3);
-  // MUMPS 5.5.1 leaves RINFOG(14) at 0 when BLR is off (the guide says it
-  // equals RINFOG(3) then).
-  stats->last_factorization_effective_flops =
-      instance.icntl(35) != 0 ? instance.rinfog(14) : instance.rinfog(3);
-  stats->factor_entries = MumpsCount(instance.infog(29));
-  stats->compressed_factor_entries = MumpsCount(instance.infog(35));
-  stats->factorization_memory_mb_max_rank = Megabytes(instance, 21);
-  stats->factorization_memory_mb = Megabytes(instance, 22);
-  stats->out_of_core_disk_mb = instance.rinfog(16);
-}
-
-// The numeric phase on one MUMPS instance of arithmetic Real, created
-// (JOB = -1) and analysed on demand; double values and right-hand sides are
-// cast to Real. The analysis input, the workspace policy and the stats belong
-// to the MumpsSolver and outlive the adapter.
-template <typename Real>
-class MumpsFactorization final : public NumericFactorization {
- public:
-  MumpsFactorization(const LinearSolverOptions* options,
-                     MumpsAnalysisInput* input,
-                     MumpsWorkspace* workspace,
-                     LinearSolverStats* stats)
-      : options_(options),
-        input_(input),
-        workspace_(workspace),
-        stats_(stats) {}
-
-  // MUMPS job -1, unless the instance exists.
-  LinearSolverStatus Init(std::string* message) {
-    if (instance_) {
-      return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
-    }
-    auto instance = std::make_unique<MumpsInstance<Real>>();
-    const LinearSolverStatus status =
-        instance->Init(*options_, message, input_->symmetric);
-    if (status == LinearSolverStatus::kSuccess) instance_ = std::move(instance);
-    return status;
-  }
-
-  // MUMPS job 1 on the current analysis input (after Init() if needed).
-  LinearSolverStatus Analyze(std::string* message) {
-    if (const LinearSolverStatus status = Init(message);
-        status != LinearSolverStatus::kSuccess) {
-      return status;
-    }
-    return instance_->Analyze(input_, message);
-  }
-
-  // Terminates the instance (JOB = -2).
-  void Drop() { instance_.reset(); }
-
-  LinearSolverStatus Factorize(const double* values,
-                               std::string* message) override {
-    if (!instance_ || !instance_->analyzed()) {
-      if (const LinearSolverStatus status = Analyze(message);
-          status != LinearSolverStatus::kSuccess) {
-        return status;
-      }
-    }
-    const Real* real_values = nullptr;
-    const std::vector<int>& slots = input_->value_slots;
-    if (!slots.empty()) {  // one triangle of a symmetric matrix
-      values_.resize(slots.size());
-      for (size_t k = 0; k < slots.size(); ++k)
-        values_[k] = static_cast<Real>(values[slots[k]]);
-      real_values = values_.data();
-    } else if constexpr (std::is_same_v<Real, double>) {
-      real_values = values;
-    } else {
-      values_.resize(input_->irn.size());
-      std::copy(values, values + values_.size(), values_.begin());
-      real_values = values_.data();
-    }
-    const LinearSolverStatus status =
-        instance_->Factorize(real_values, workspace_, message);
-    if (status == LinearSolverStatus::kSuccess) {
-      ReadFactorizationStats(*instance_, stats_);
-    }
-    return status;
-  }
-
-  LinearSolverStatus Solve(Eigen::VectorXd* rhs,
-                           std::string* message) override {
-    if constexpr (std::is_same_v<Real, double>) {
-      return instance_->Solve(rhs->data(), workspace_, message);
-    } else {
-      rhs_ = rhs->cast<Real>();
-      const LinearSolverStatus status =
-          instance_->Solve(rhs_.data(), workspace_, message);
-      if (status == LinearSolverStatus::kSuccess) {
-        *rhs = rhs_.template cast<double>();
-      }
-      return status;
-    }
-  }
-
-  bool factorized() const override {
-    return instance_ && instance_->factorized();
-  }
-  const MumpsInstance<Real>* instance() const { return instance_.get(); }
-
- private:
-  const LinearSolverOptions* options_;
-  MumpsAnalysisInput* input_;
-  MumpsWorkspace* workspace_;
-  LinearSolverStats* stats_;
-  std::unique_ptr<MumpsInstance<Real>> instance_;
-  std::vector<Real> values_;  // float copy, or the gathered triangle
-  Eigen::Matrix<Real, Eigen::Dynamic, 1> rhs_;  // float copy of the rhs
-};
-
-// MUMPS job 1 on `factorization`; on success the ordering MUMPS used
-// (INFOG(7), INFOG(32)) and the estimates of the factorization into the
-// outputs.
-template <typename Real>
-LinearSolverStatus AnalyzeAndRead(MumpsFactorization<Real>* factorization,
-                                  LinearSolverStats* stats,
-                                  int* infog7,
-                                  int* infog32,
-                                  std::string* message) {
-  const LinearSolverStatus status = factorization->Analyze(message);
-  const MumpsInstance<Real>* instance = factorization->instance();
-  if (status != LinearSolverStatus::kSuccess || instance == nullptr) {
-    return status;
-  }
-  *infog7 = instance->infog(7);
-  *infog32 = instance->infog(32);
-  stats->estimated_factor_entries = MumpsCount(instance->infog(20));
-  stats->estimated_flops = instance->rinfog(1);
-  return status;
-}
 
 // "" if `position` is a permutation of 0..n-1, else a sentence.
 std::string CheckPermutation(const std::vector<int>& position, int n) {
@@ -227,11 +64,20 @@ struct MumpsSolver::Impl {
                                      bool use_blocks,
                                      LinearSolverStats* stats,
                                      std::string* message);
-  // MUMPS job 1 on the instance(s) options.precision asks for; *infog7 and
-  // *infog32 say which ordering and analysis MUMPS used.
-  LinearSolverStatus AnalyzeInstances(LinearSolverStats* stats,
+  // MUMPS job 1 on the instance(s) of one pair (the LU's sgl/dbl or the
+  // LDL^T's sym_sgl/sym_dbl) that options.precision asks for, and
+  // single_enabled; *infog7 and *infog32 say which ordering and analysis
+  // MUMPS used.
+  LinearSolverStatus AnalyzeInstances(MumpsFactorization<float>* single,
+                                      MumpsFactorization<double>* dbl_pair,
+                                      LinearSolverStats* stats,
                                       int* infog7,
                                       int* infog32,
+                                      std::string* message);
+  // The LU's postponed analysis (SparsityPattern::symmetric_first), before
+  // its first factorization; *seconds receives its time (0 if none was due).
+  LinearSolverStatus AnalyzePendingLu(LinearSolverStats* stats,
+                                      double* seconds,
                                       std::string* message);
   // The symbolic phase of `pattern`, ordered as ComputeOrdering() says, and
   // the ordering MUMPS reports into stats (ordering_used).
@@ -252,6 +98,7 @@ struct MumpsSolver::Impl {
   // the instances analysed at their first factorization.
   LinearSolverStatus FactorizeSymmetric(const SparsityPattern& pattern,
                                         const double* values,
+                                        LinearSolverStats* stats,
                                         std::string* message);
   // The LDL^T's input and instances are stale after a new analysis.
   void ForgetSymmetric() {
@@ -287,7 +134,10 @@ struct MumpsSolver::Impl {
   MumpsFactorization<float> sgl;
   MixedPrecisionFactorization mixed;  // around sgl, falling back to dbl
   bool single_enabled = false;        // this pattern factorizes in single first
-  bool given_is_metis = false;        // PERM_IN is fcsn's METIS ordering
+  // SparsityPattern::symmetric_first: the LU instances are not analysed yet
+  // (the LDL^T's analysis decides single_enabled and the estimates).
+  bool lu_pending = false;
+  bool given_is_metis = false;  // PERM_IN is fcsn's METIS ordering
   // The adaptive block ordering (ordering.h): PERM_IN is METIS' ordering of
   // the quotient by pattern.block_starts; what it reported; the estimated
   // seconds of the re-analysis without blocks; stats' factorization_seconds
@@ -376,11 +226,16 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
     return status;
   }
   const double ordering = stats->ordering_seconds - ordering_before;
-  int infog7 = 0, infog32 = 0;
-  if (const LinearSolverStatus status =
-          AnalyzeInstances(stats, &infog7, &infog32, message);
-      status != LinearSolverStatus::kSuccess) {
-    return status;
+  // The LU's symbolic phase waits only for an ordering of our own (PERM_IN):
+  // the LDL^T then follows it too, and its name is known without MUMPS.
+  lu_pending = pattern.symmetric_first && !input.perm_in.empty();
+  int infog7 = 1, infog32 = 1;
+  if (!lu_pending) {
+    if (const LinearSolverStatus status =
+            AnalyzeInstances(&sgl, &dbl, stats, &infog7, &infog32, message);
+        status != LinearSolverStatus::kSuccess) {
+      return status;
+    }
   }
   stats->ordering_used = MumpsOrderingName(infog7, infog32, given_is_metis);
   stats->reanalysis_estimate_seconds = 0;
@@ -412,10 +267,13 @@ LinearSolverStatus MumpsSolver::Impl::ApplyAdaptiveOrdering(
   return status;
 }
 
-LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
-                                                       int* infog7,
-                                                       int* infog32,
-                                                       std::string* message) {
+LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(
+    MumpsFactorization<float>* single,
+    MumpsFactorization<double>* dbl_pair,
+    LinearSolverStats* stats,
+    int* infog7,
+    int* infog32,
+    std::string* message) {
   // kDouble analyses the double instance, kMixed the single one (a double
   // instance left from a fallback on the previous pattern is dropped; the
   // first fallback analyses a new one). kAuto analyses the single instance,
@@ -426,39 +284,54 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeInstances(LinearSolverStats* stats,
   LinearSolverStatus status = LinearSolverStatus::kFailure;
   switch (options.precision) {
     case FactorizationPrecision::kMixed:
-      dbl.Drop();
-      status = AnalyzeAndRead(&sgl, stats, infog7, infog32, message);
+      dbl_pair->Drop();
+      status = AnalyzeAndRead(single, stats, infog7, infog32, message);
       single_enabled = true;
       break;
     case FactorizationPrecision::kDouble:
-      status = AnalyzeAndRead(&dbl, stats, infog7, infog32, message);
+      status = AnalyzeAndRead(dbl_pair, stats, infog7, infog32, message);
       single_enabled = false;
       break;
     case FactorizationPrecision::kAuto:
-      status = AnalyzeAndRead(&sgl, stats, infog7, infog32, message);
+      status = AnalyzeAndRead(single, stats, infog7, infog32, message);
       single_enabled = status == LinearSolverStatus::kSuccess &&
                        stats->estimated_flops >= kAutoMixedMinFlops;
       if (single_enabled) {
-        dbl.Drop();
+        dbl_pair->Drop();
       } else {
-        status = AnalyzeAndRead(&dbl, stats, infog7, infog32, message);
+        status = AnalyzeAndRead(dbl_pair, stats, infog7, infog32, message);
       }
       break;
   }
   if (status == LinearSolverStatus::kSuccess) {
     // The memory of the instance that factorizes first.
     if (single_enabled) {
-      ReadMemoryEstimates(*sgl.instance(), options, stats);
+      ReadMemoryEstimates(*single->instance(), options, stats);
     } else {
-      ReadMemoryEstimates(*dbl.instance(), options, stats);
+      ReadMemoryEstimates(*dbl_pair->instance(), options, stats);
     }
   }
+  return status;
+}
+
+LinearSolverStatus MumpsSolver::Impl::AnalyzePendingLu(LinearSolverStats* stats,
+                                                       double* seconds,
+                                                       std::string* message) {
+  *seconds = 0;
+  if (!lu_pending) return LinearSolverStatus::kSuccess;
+  const SteadyClock::time_point start = SteadyClock::now();
+  int infog7 = 0, infog32 = 0;
+  const LinearSolverStatus status =
+      AnalyzeInstances(&sgl, &dbl, stats, &infog7, &infog32, message);
+  lu_pending = false;
+  *seconds = SecondsSince(start);
   return status;
 }
 
 LinearSolverStatus MumpsSolver::Impl::FactorizeSymmetric(
     const SparsityPattern& pattern,
     const double* values,
+    LinearSolverStats* stats,
     std::string* message) {
   if (input.distributed || input.parallel_analysis) {
     return linalg_detail::Report(
@@ -471,6 +344,16 @@ LinearSolverStatus MumpsSolver::Impl::FactorizeSymmetric(
     BuildSymmetricInput(pattern, input, &sym);
     sym_mixed.Reset(&pattern);
     sym_built = true;
+    // With the LU's analysis postponed, the LDL^T's decides the arithmetic
+    // and gives the estimates.
+    int infog7 = 0, infog32 = 0;
+    if (lu_pending) {
+      if (const LinearSolverStatus status = AnalyzeInstances(
+              &sym_sgl, &sym_dbl, stats, &infog7, &infog32, message);
+          status != LinearSolverStatus::kSuccess) {
+        return status;
+      }
+    }
   }
   if (!SymmetricValues(sym, values)) {
     return linalg_detail::Report(
@@ -539,6 +422,11 @@ LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
       pattern(), &mutable_stats(), &reanalysis_seconds, message);
   if (reanalysis_seconds > 0) CountReanalysis(reanalysis_seconds);
   if (reordered != LinearSolverStatus::kSuccess) return reordered;
+  double pending_seconds = 0;
+  const LinearSolverStatus analyzed =
+      m.AnalyzePendingLu(&mutable_stats(), &pending_seconds, message);
+  CountAnalysisSeconds(pending_seconds);
+  if (analyzed != LinearSolverStatus::kSuccess) return analyzed;
   m.symmetric_active = false;
   const LinearSolverStatus status = m.active().Factorize(values, message);
   m.CopyCounters(&mutable_stats());
@@ -549,7 +437,7 @@ LinearSolverStatus MumpsSolver::DoFactorizeSymmetric(const double* values,
                                                      std::string* message) {
   Impl& m = *impl_;
   const LinearSolverStatus status =
-      m.FactorizeSymmetric(pattern(), values, message);
+      m.FactorizeSymmetric(pattern(), values, &mutable_stats(), message);
   m.CopyCounters(&mutable_stats());
   return status;
 }
@@ -580,9 +468,13 @@ LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
 int MumpsSolver::Infog(int i) const {
   const Impl& m = *impl_;
   if (i < 1 || i > 80) return 0;
-  const MumpsInstance<double>* dbl = m.dbl.instance();
-  const MumpsInstance<float>* sgl = m.sgl.instance();
-  if (m.single_enabled && m.mixed.uses_low() && sgl) return sgl->infog(i);
+  const bool sym = m.symmetric_active;
+  const MumpsInstance<double>* dbl =
+      sym ? m.sym_dbl.instance() : m.dbl.instance();
+  const MumpsInstance<float>* sgl =
+      sym ? m.sym_sgl.instance() : m.sgl.instance();
+  const bool uses_low = sym ? m.sym_mixed.uses_low() : m.mixed.uses_low();
+  if (m.single_enabled && uses_low && sgl) return sgl->infog(i);
   if (dbl) return dbl->infog(i);
   return sgl ? sgl->infog(i) : 0;
 }
@@ -590,8 +482,13 @@ int MumpsSolver::Infog(int i) const {
 int MumpsSolver::Icntl(int i) const {
   const Impl& m = *impl_;
   if (i < 1 || i > 60) return 0;
-  if (m.dbl.instance()) return m.dbl.instance()->icntl(i);
-  return m.sgl.instance() ? m.sgl.instance()->icntl(i) : 0;
+  const bool sym = m.symmetric_active;
+  const MumpsInstance<double>* dbl =
+      sym ? m.sym_dbl.instance() : m.dbl.instance();
+  const MumpsInstance<float>* sgl =
+      sym ? m.sym_sgl.instance() : m.sgl.instance();
+  if (dbl) return dbl->icntl(i);
+  return sgl ? sgl->icntl(i) : 0;
 }
 
 }  // namespace fcsn::internal

@@ -1,7 +1,10 @@
 // linalg/mumps_solver.h: LinearSolver on MUMPS (unsymmetric LU, SYM = 0; and
 // LDL^T, SYM = 2, for FactorizeSymmetric(): a second pair of instances on the
 // lower triangle, linalg/mumps_symmetric.h, with the same ordering, analysed
-// at their first factorization after each analysis):
+// at their first factorization after each analysis; with
+// SparsityPattern::symmetric_first and an ordering of fcsn's own, Analyze()
+// only orders, the LDL^T's analysis decides kAuto's arithmetic and gives the
+// estimates, and the LU instances are analysed at the first Factorize()):
 // the sequential library, or MPI MUMPS in the mpi flavour, where every rank
 // of LinearSolverOptions::mpi_communicator makes the same calls on the same
 // data and receives the same solution (replicated-data model,

@@ -80,9 +80,13 @@ class NewtonSystem {
   }
 
   const SparsityPattern& pattern() const { return pattern_; }
-  // SparsityPattern::blocks_first of pattern(), for its next analysis.
-  void SetBlocksFirst(bool blocks_first) {
-    pattern_.blocks_first = blocks_first;
+  // For the next analysis of pattern(): whether J's first factorization is
+  // the early one (newton/early_factorization.h), which asks for the block
+  // ordering and the LDL^T first (SparsityPattern::blocks_first and
+  // symmetric_first).
+  void SetEarlyFactorization(bool early) {
+    pattern_.blocks_first = early;
+    pattern_.symmetric_first = early;
   }
   const std::vector<double>& values() const { return values_; }
   // Residual G(z) of the last Evaluate(): first n entries equilibrium, then m

@@ -138,6 +138,59 @@ TEST_P(SymmetricFactorizationTest, FollowsANewAnalysis) {
   }
 }
 
+// SparsityPattern::symmetric_first: Analyze() only orders; the LDL^T's
+// analysis gives the estimates; the LU is analysed at its first Factorize(),
+// as analysis time (reanalysis_seconds) of the same analysis.
+TEST_P(SymmetricFactorizationTest, SymmetricFirstPostponesTheLuAnalysis) {
+  TestSystem system = Saddle(12, 200);
+  system.pattern.symmetric_first = true;
+  auto solver = Make(LinearSolverType::kMumps, GetParam());
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_EQ(solver->stats().estimated_flops, 0.0);
+  EXPECT_EQ(solver->stats().ordering_used, "metis");
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  const double ldlt_estimate = solver->stats().estimated_flops;
+  EXPECT_GT(ldlt_estimate, 0.0);
+  EXPECT_GT(solver->stats().estimated_memory_mb, 0.0);
+  EXPECT_EQ(solver->stats().reanalysis_seconds, 0.0);
+  ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  EXPECT_GT(solver->stats().estimated_flops, 1.3 * ldlt_estimate);
+  EXPECT_GT(solver->stats().reanalysis_seconds, 0.0);
+  EXPECT_EQ(solver->stats().analyses, 1);
+  EXPECT_EQ(solver->stats().reanalyses, 0);
+  // Both factors stay usable in turn, with no analysis more.
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess);
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+}
+
+TEST_P(SymmetricFactorizationTest, SymmetricFirstStillFactorizesTheLuFirst) {
+  TestSystem system = Saddle(7, 40);
+  system.pattern.symmetric_first = true;
+  auto solver = Make(LinearSolverType::kMumps, GetParam());
+  std::string message;
+  ASSERT_EQ(solver->Analyze(system.pattern, &message),
+            LinearSolverStatus::kSuccess);
+  ASSERT_EQ(solver->Factorize(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+  EXPECT_GT(solver->stats().estimated_flops, 0.0);
+  ASSERT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(SolveError(system, solver.get()), 1e-13);
+}
+
 INSTANTIATE_TEST_SUITE_P(Precisions,
                          SymmetricFactorizationTest,
                          ::testing::Values(FactorizationPrecision::kDouble,

@@ -179,8 +179,9 @@ TEST(EarlyFactorizationTest, FirstDirectionUsesTheEarlyFactors) {
     ASSERT_EQ(two.summary.status, SolverStatus::kConverged);
     EXPECT_EQ(one.summary.early_factorizations_used, 0);
     EXPECT_EQ(two.summary.early_factorizations_used, 1);
-    if (type == SolverType::kNewton)
+    if (type == SolverType::kNewton) {
       EXPECT_GE(one.summary.iterations, 2) << "a step after the first";
+    }
     EXPECT_EQ(one.summary.iterations, two.summary.iterations);
     EXPECT_EQ(one.summary.factorizations, two.summary.factorizations);
     EXPECT_LE(testing::RelativeDistance(one.solution.v, two.solution.v), 1e-8);
