@@ -85,7 +85,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
                    run,
                    DG,
                    budget,
-                   ForcingTerm(merit, previous_merit))) {
+                   ForcingTerm(merit, previous_merit, options.tolerance))) {
     return LinearSolverStatus::kSuccess;
   }
   LinearSolverStatus status =
@@ -155,7 +155,9 @@ bool NewtonDirection::FewContactsChanged(const NewtonSystem& system,
   return kIterationsPerContact * changed <= budget;
 }
 
-double NewtonDirection::ForcingTerm(double merit, double previous_merit) {
+double NewtonDirection::ForcingTerm(double merit,
+                                    double previous_merit,
+                                    double tolerance) {
   // Eisenstat-Walker choice 2 with their gamma = 0.9, alpha = 2: eta follows
   // the square of the merit's contraction, so the inexact iteration keeps the
   // rate of the exact one. Their safeguard max(eta_k, gamma eta_{k-1}^2)
@@ -165,8 +167,19 @@ double NewtonDirection::ForcingTerm(double merit, double previous_merit) {
   // 0.1 gave 10-13 Newton iterations instead of 7 on the refine-2 warm shear
   // steps, 0.03 up to 12; 0.01 keeps the count (bench/results/krylov_reuse.md).
   constexpr double kMaxForcing = 1e-2;
-  return std::min(kMaxForcing,
-                  kGamma * std::pow(merit / previous_merit, kAlpha));
+  // No oversolving (Kelley, Iterative Methods for Linear and Nonlinear
+  // Equations, SIAM 1995, §6.3): a linear residual below the order of the
+  // tolerance cannot make the last iterate more converged, so eta_k >=
+  // kOversolving tolerance / ||D G_k||; the merit is the weighted residual,
+  // of the order of the relative measures the tolerance bounds. Kelley takes
+  // 0.5; 1 (a linear residual of tol in merit units) took the second
+  // iteration of the refine-2 gravity steps from 6-8 FGMRES iterations to
+  // 4-6 (0.5: 6) with §9.1 errors <= 2e-10 at tol 1e-8, and changed no count
+  // on the refine-2 shear steps (bench/results/early_factorization.md).
+  constexpr double kOversolving = 1.0;
+  const double eta = kGamma * std::pow(merit / previous_merit, kAlpha);
+  const double floor = merit > 0.0 ? kOversolving * tolerance / merit : 0.0;
+  return std::min(kMaxForcing, std::max(eta, floor));
 }
 
 void NewtonDirection::MultiplyScaled(const NewtonSystem& system,

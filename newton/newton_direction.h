@@ -30,8 +30,10 @@
 // earlier when its rate predicts K will not do); otherwise J is factorized as
 // above. K is KrylovReuseBudget(options, n + m) (kAutoKrylovReuse: 10 from
 // n + m = 20,000 on, 0 below). eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
-// 1996), eta_k = min(0.01, 0.9 (||D G_k|| / ||D G_{k-1}||)^2), which keeps the
-// local superlinear rate of the exact iteration. Tried only
+// 1996), which keeps the local superlinear rate of the exact iteration, with
+// Kelley's floor against oversolving near the tolerance tol:
+//   eta_k = min(0.01, max(0.9 (||D G_k|| / ||D G_{k-1}||)^2, tol / ||D G_k||)).
+// Tried only
 //   * while the merit contracts: ||D G_k|| <= 0.5 ||D G_{k-1}|| (the local
 //     regime of inexact Newton theory);
 //   * when few contacts changed their rows of J since the factorization:
@@ -117,6 +119,12 @@ class NewtonDirection {
   const Eigen::VectorXd& d() const { return d_; }
   double slope() const { return slope_; }
 
+  // eta_k (the header comment) from the merits ||D G_k|| of the iterate and
+  // ||D G_{k-1}|| of the previous one, and the solve's tolerance.
+  static double ForcingTerm(double merit,
+                            double previous_merit,
+                            double tolerance);
+
  private:
   // D J C factored unless the last J was singular and may be regularized.
   LinearSolverStatus Factorize(bool may_regularize,
@@ -142,8 +150,6 @@ class NewtonDirection {
   bool FewContactsChanged(const NewtonSystem& system,
                           const SolveRun& run,
                           int budget);
-  // eta_k from the merits of the iterate and of the previous one.
-  static double ForcingTerm(double merit, double previous_merit);
   // True and d, slope set when FGMRES on the last factors reaches eta within
   // `budget` iterations; false (and the factors not reusable after a
   // preconditioner failure) otherwise.

@@ -163,6 +163,21 @@ TEST_F(ReusedDirectionTest, ReusedDirectionIsInexactNewtonWithItsTrueSlope) {
   EXPECT_EQ(summary_.reused_factor_directions, 1);
 }
 
+// eta_k: Eisenstat-Walker's 0.9 (merit ratio)^2, at most 0.01, and never
+// below tol / merit (no oversolving at the last iterates).
+TEST(ForcingTerm, EisenstatWalkerCappedAndFlooredByTheTolerance) {
+  using internal::NewtonDirection;
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(1e-4, 1.0, 1e-14), 0.9e-8);
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(0.05, 1.0, 0.0), 0.9 * 0.0025);
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(0.5, 1.0, 0.0), 0.01);
+  // The floor: a residual of tol in merit units is enough.
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(1e-4, 1.0, 1e-8), 1e-4);
+  // Still capped when the merit is near the tolerance.
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(1e-9, 1.0, 1e-8), 0.01);
+  // A zero merit has no floor to take.
+  EXPECT_DOUBLE_EQ(NewtonDirection::ForcingTerm(0.0, 1.0, 1e-8), 0.0);
+}
+
 TEST_F(ReusedDirectionTest, CountsTheContactsWhoseRowsMoved) {
   Evaluate();
   const std::vector<double> before = ScaledValues();
