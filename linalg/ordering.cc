@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <type_traits>
 
@@ -114,6 +115,17 @@ AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
 
 namespace {
 
+// METIS 5.1 (GKlib's gk_sigtrap / gk_siguntrap) installs its own SIGABRT and
+// SIGTERM handlers around each call and then restores the ones it found: two
+// calls that overlap in time can leave its handlers installed for good (then
+// a later signal jumps into a finished call). The handlers are one resource of
+// the process, so every METIS call of the process takes this one lock, from
+// whichever thread or Solver (tests/linalg/ordering_test.cc).
+std::mutex& MetisCallLock() {
+  static std::mutex lock;
+  return lock;
+}
+
 // METIS_NodeND with default options (0-based), vertex weights optional.
 // refinement_iterations: METIS_OPTION_NITER, 0 for METIS' default.
 int RunNodeNd(AdjacencyGraph* graph,
@@ -131,6 +143,7 @@ int RunNodeNd(AdjacencyGraph* graph,
   idx_t nvtxs = n;
   perm->resize(n);
   iperm->resize(n);
+  const std::lock_guard<std::mutex> guard(MetisCallLock());
   return METIS_NodeND(&nvtxs,
                       graph->offsets.data(),
                       graph->adjacency.data(),

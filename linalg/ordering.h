@@ -17,6 +17,10 @@
 // tests/linalg/ordering_test.cc and mumps_solver_test.cc check the convention
 // and the fill it produces.
 //
+// Threads: the METIS calls of the whole process take turns (one lock): METIS
+// 5.1 swaps the process' SIGABRT/SIGTERM handlers around each call, which
+// overlapping calls would leave swapped. The graphs are built outside it.
+//
 // Block ordering (large patterns with SparsityPattern::block_starts): with
 // blocks B_1..B_K of consecutive variables, the quotient graph has one vertex
 // per block (weight |B_k|) and an edge {k, l} when some variable of B_k is

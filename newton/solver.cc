@@ -13,7 +13,6 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -137,12 +136,10 @@ class Solver::Impl {
   // the local entries of a distributed M, on any rank) are new; false with
   // summary's status and message set on failure. early: J's first
   // factorization will be the early one (NewtonSystem::SetEarlyFactorization).
-  // before_ordering, if set, is called between J's pattern and its ordering.
   bool EnsureAnalysis(const GlobalProblem& problem,
                       const DistributedMatrix* distributed_m,
                       SolverSummary* summary,
-                      bool early = false,
-                      const std::function<void()>& before_ordering = {});
+                      bool early = false);
   // J's pattern and analysis on a second thread (EnsureAnalysis() into a
   // summary of its own) while M is factorized (SolverOptions::setup_threads).
   using Analysis = std::future<std::pair<bool, SolverSummary>>;
@@ -150,9 +147,8 @@ class Solver::Impl {
   // SolverOptions::setup_threads applies: 2 asked for, a large problem and a
   // machine with 2 hardware threads (both uses of the second thread).
   bool TwoSetupThreads(const GlobalProblem& problem) const;
-  // The second thread started (J's pattern), M's ordering, then J's on the
-  // second thread and M factorized on this one unless that needs another
-  // ordering (MInverse::Order). With `early`, the second
+  // The second thread started (J's pattern and ordering), M ordered, then M
+  // factorized unless that needs another ordering (MInverse::Order). With `early`, the second
   // thread then factorizes J of the predicted bonded start into early_
   // (newton/early_factorization.h). An invalid future when no thread could be
   // started.
@@ -217,12 +213,10 @@ bool Solver::Impl::EnsureLinearSolver(const DistributedMatrix* distributed_m,
   return linear_ != nullptr;
 }
 
-bool Solver::Impl::EnsureAnalysis(
-    const GlobalProblem& problem,
-    const DistributedMatrix* distributed_m,
-    SolverSummary* summary,
-    bool early,
-    const std::function<void()>& before_ordering) {
+bool Solver::Impl::EnsureAnalysis(const GlobalProblem& problem,
+                                  const DistributedMatrix* distributed_m,
+                                  SolverSummary* summary,
+                                  bool early) {
   if (!EnsureLinearSolver(distributed_m, summary)) return false;
   // Collective with M distributed: every rank asks, whatever its own answer.
   const bool block_changed = distributed_m != nullptr &&
@@ -237,7 +231,6 @@ bool Solver::Impl::EnsureAnalysis(
                                          distributed_m->cols());
     }
   }
-  if (before_ordering) before_ordering();
   ScopedTimer timer(&summary->timings.analysis);
   std::string message;
   system_.SetEarlyFactorization(early);
@@ -324,18 +317,12 @@ bool Solver::Impl::TwoSetupThreads(const GlobalProblem& problem) const {
 Solver::Impl::Analysis Solver::Impl::StartAnalysis(const GlobalProblem& problem,
                                                    bool early) {
   Analysis analysis;
-  // Declared after `analysis`: a throwing Order() breaks the promise, which
-  // releases the second thread, before the future's destructor waits for it.
-  std::promise<void> m_ordered;
-  std::shared_future<void> ordered = m_ordered.get_future().share();
   try {
-    analysis = std::async(std::launch::async, [this, &problem, early, ordered] {
+    // J's pattern and graph are built while M is ordered; the METIS calls
+    // themselves take turns (linalg/ordering.cc).
+    analysis = std::async(std::launch::async, [this, &problem, early] {
       SolverSummary own;
-      // J's pattern is built while M is ordered; J's METIS call waits for
-      // M's: METIS 5.1 swaps the process' SIGABRT/SIGTERM handlers around
-      // each call, so two calls must never overlap.
-      const bool analyzed = EnsureAnalysis(
-          problem, nullptr, &own, early, [&ordered] { ordered.wait(); });
+      const bool analyzed = EnsureAnalysis(problem, nullptr, &own, early);
       if (analyzed && early) {
         internal::FactorizeBondedStart(problem,
                                        options_.formulation,
@@ -351,7 +338,6 @@ Solver::Impl::Analysis Solver::Impl::StartAnalysis(const GlobalProblem& problem,
     return Analysis();  // no thread: the analysis follows M's setup
   }
   m_inverse_.Order();
-  m_ordered.set_value();
   if (!m_inverse_.FactorizeOrdered()) analysis.wait();
   return analysis;
 }

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <numeric>
+#include <thread>
 
 #include "test_matrices.h"
 
@@ -124,6 +126,36 @@ SparsityPattern VectorGrid(int k, bool component_major = false) {
     pattern.col_ptr.push_back(static_cast<int>(pattern.row_index.size()));
   }
   return pattern;
+}
+
+void IgnoreSignal(int) {}
+
+// METIS 5.1 installs its own SIGABRT and SIGTERM handlers around each call
+// and then restores the ones it found: two overlapping calls could leave its
+// handlers installed. Every call takes one process-wide lock, so orderings
+// computed concurrently (the Solver's two setup threads, or two Solvers in two
+// threads) leave the caller's handlers in place.
+TEST(MetisOrdering, ConcurrentCallsLeaveTheSignalHandlersAlone) {
+  struct sigaction mine = {}, old_abort = {}, old_terminate = {};
+  mine.sa_handler = IgnoreSignal;
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGABRT, &mine, &old_abort), 0);
+  ASSERT_EQ(sigaction(SIGTERM, &mine, &old_terminate), 0);
+  const auto system = Laplacian3D(6);
+  auto order = [&system] {
+    std::vector<int> perm, iperm;
+    for (int k = 0; k < 200; ++k) {
+      ComputeMetisOrdering(system.pattern, &perm, &iperm, nullptr);
+    }
+  };
+  std::thread first(order), second(order);
+  first.join();
+  second.join();
+  struct sigaction abort_now = {}, terminate_now = {};
+  sigaction(SIGABRT, &old_abort, &abort_now);
+  sigaction(SIGTERM, &old_terminate, &terminate_now);
+  EXPECT_EQ(abort_now.sa_handler, &IgnoreSignal);
+  EXPECT_EQ(terminate_now.sa_handler, &IgnoreSignal);
 }
 
 TEST(UniformBlocks, StartsEverySizeVariablesWithAShorterLastBlock) {
