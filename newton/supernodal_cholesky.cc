@@ -71,6 +71,24 @@ cholmod_sparse LowerView(const SparseMatrix& M) {
   return A;
 }
 
+// libgomp, the OpenMP runtime of CHOLMOD's supernodal loops (built with
+// num_threads(4) whatever OMP_NUM_THREADS says), keeps a pool of threads per
+// calling thread and is not fork-safe: once a thread that lives on has
+// factorized, a child forked from the process (Python's multiprocessing does
+// that) waits forever in its first parallel region for the parent's pool. So
+// the numeric factorization runs on a thread of its own, whose pool ends with
+// it (tests/newton/fork_after_solve_test.cc).
+void FactorizeOnOwnThread(cholmod_sparse* A,
+                          cholmod_factor* L,
+                          cholmod_common* common) {
+  try {
+    std::thread worker([&] { cholmod_factorize(A, L, common); });
+    worker.join();
+  } catch (const std::system_error&) {
+    cholmod_factorize(A, L, common);  // no thread: the pool stays here
+  }
+}
+
 // Workspace of the batched reach solves; Y is zero and last[] is -1 between
 // batches.
 struct BatchWork {
@@ -375,7 +393,7 @@ bool SupernodalCholesky::Factorize(const SparseMatrix& M,
   impl.factored = false;
   if (!Analyze(M, analyzed, message)) return false;
   cholmod_sparse A = LowerView(M);
-  cholmod_factorize(&A, impl.L, &impl.common);
+  FactorizeOnOwnThread(&A, impl.L, &impl.common);
   if (impl.common.status != CHOLMOD_OK || impl.L->minor < impl.L->n ||
       !impl.L->is_super) {
     const size_t minor = impl.L->minor;
