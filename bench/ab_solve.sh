@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# A/B of two fcsn command-line binaries on the same FCLib files (issue 17): for each of REPS
+# rounds and each file, BASE then NEW run `fcsn solve FILE --tol TOL --json --no-history $EXTRA`
+# one after the other (interleaved, so both see the same load), under `nice -n -10` with
+# OPENBLAS_NUM_THREADS=1 and OPENBLAS_CORETYPE from scripts/blas_env.sh. One line per run:
+#   which  file  status  iterations  factorizations  early_factorizations_used  time_s  error
+# then the mean time_s of each binary. The load average is printed before and after: compare
+# only ratios of one run.
+#
+# Usage: BASE=/path/to/old/fcsn [NEW=build/bin/fcsn] [REPS=3] [TOL=1e-8] [EXTRA="..."] \
+#          bench/ab_solve.sh FILE.hdf5...
+#   e.g. git worktree add --detach /tmp/base <commit>, build its fcsn_cli target, then
+#        BASE=/tmp/base/build/bin/fcsn bench/ab_solve.sh /tmp/wallscratch/refined2/*.hdf5
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+: "${BASE:?set BASE to the fcsn binary to compare against}"
+NEW=${NEW:-$root/build/bin/fcsn}
+REPS=${REPS:-3}
+TOL=${TOL:-1e-8}
+EXTRA=${EXTRA:-}
+(($#)) || { echo "usage: BASE=... bench/ab_solve.sh FILE.hdf5..." >&2; exit 2; }
+source "$root/scripts/blas_env.sh"
+export OPENBLAS_NUM_THREADS=1
+echo "load before: $(uptime)"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for ((rep = 1; rep <= REPS; ++rep)); do
+  for file in "$@"; do
+    for which in base new; do
+      bin=$BASE
+      [[ $which == new ]] && bin=$NEW
+      # shellcheck disable=SC2086  # EXTRA holds several options
+      nice -n -10 "$bin" solve "$file" --tol "$TOL" --json --no-history $EXTRA |
+        /usr/bin/python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(sys.argv[1], sys.argv[2], d["status"], d["iterations"], d["factorizations"],
+      d.get("early_factorizations_used", "-"), round(d["time_s"], 3), d["error"])' \
+          "$which" "$(basename "$file")" | tee -a "$out"
+    done
+  done
+done
+echo "load after: $(uptime)"
+/usr/bin/python3 - "$out" <<'PY'
+import sys
+times = {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    times.setdefault(p[0], []).append(float(p[6]))
+for which, t in times.items():
+    print(f"{which}: mean {sum(t) / len(t):.3f} s over {len(t)} runs")
+if "base" in times and "new" in times:
+    ratio = (sum(times["new"]) / len(times["new"])) / (sum(times["base"]) / len(times["base"]))
+    print(f"new/base: {ratio:.3f}")
+PY
