@@ -5,10 +5,12 @@
 // the sequential MUMPS backend (mumps_solver.cc).
 //
 //   MumpsFactorization<Real>   JOB = -1 / 1 / 2 / 3 on one instance of
-//                              arithmetic Real (d-MUMPS for double, s-MUMPS
-//                              for float); double values and right-hand sides
-//                              cast to Real; one triangle gathered through
-//                              value_slots for an LDL^T (SYM = 2) instance.
+//                              arithmetic Real: d-MUMPS in double precision,
+//                              s-MUMPS in single precision. Values and
+//                              right-hand sides come in double precision and
+//                              are converted to Real; an LDL^T (SYM = 2)
+//                              instance gathers one triangle through
+//                              value_slots.
 //   AnalyzeAndRead             JOB = 1 and the estimates INFOG(20), RINFOG(1).
 #ifndef FCSN_LINALG_MUMPS_FACTORIZATION_H_
 #define FCSN_LINALG_MUMPS_FACTORIZATION_H_

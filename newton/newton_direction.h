@@ -31,8 +31,9 @@
 // above. K is KrylovReuseBudget(options, n + m) (kAutoKrylovReuse: 10 from
 // n + m = 20,000 on, 0 below). eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
 // 1996), which keeps the local superlinear rate of the exact iteration, with
-// Kelley's floor against oversolving near the tolerance tol:
-//   eta_k = min(0.01, max(0.9 (||D G_k|| / ||D G_{k-1}||)^2, tol / ||D G_k||)).
+// Kelley's floor against oversolving near the tolerance tol: eta_k is the
+// larger of 0.9 (||D G_k|| / ||D G_{k-1}||)^2 and tol / ||D G_k||, at most
+// 0.01.
 // Tried only
 //   * while the merit contracts: ||D G_k|| <= 0.5 ||D G_{k-1}|| (the local
 //     regime of inexact Newton theory);
