@@ -3,6 +3,7 @@
 #include "newton/supernodal_cholesky.h"
 
 #include <cholmod.h>
+#include <dlfcn.h>
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -71,18 +72,38 @@ cholmod_sparse LowerView(const SparseMatrix& M) {
   return A;
 }
 
-// libgomp, the OpenMP runtime of CHOLMOD's supernodal loops (built with
-// num_threads(4) whatever OMP_NUM_THREADS says), keeps a pool of threads per
-// calling thread and is not fork-safe: once a thread that lives on has
-// factorized, a child forked from the process (Python's multiprocessing does
-// that) waits forever in its first parallel region for the parent's pool. So
-// the numeric factorization runs on a thread of its own, whose pool ends with
-// it (tests/newton/fork_after_solve_test.cc).
+// CHOLMOD's supernodal loops are OpenMP with num_threads(4) compiled in,
+// whatever OMP_NUM_THREADS says. On this thread the runtime's dynamic
+// adjustment with one thread asked for (both per-thread settings of the
+// calling thread) gives them teams of one: M is factorized beside the second
+// setup thread, and 4 more threads on a 2-core machine only slow both down.
+// The runtime is the one CHOLMOD loaded (looked up, not linked); without one
+// the loops are serial anyway.
+void SerialOpenMpOnThisThread() {
+  using SetInt = void (*)(int);
+  const auto set_dynamic =
+      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_dynamic"));
+  const auto set_num_threads =
+      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  if (set_dynamic == nullptr || set_num_threads == nullptr) return;
+  set_dynamic(1);
+  set_num_threads(1);
+}
+
+// libgomp keeps a pool of threads per calling thread and is not fork-safe:
+// once a thread that lives on has run a team, a child forked from the process
+// (Python's multiprocessing does that) waits forever in its first parallel
+// region for the parent's pool. So the numeric factorization runs on a thread
+// of its own, whose settings and pool (if any) end with it
+// (tests/newton/fork_after_solve_test.cc).
 void FactorizeOnOwnThread(cholmod_sparse* A,
                           cholmod_factor* L,
                           cholmod_common* common) {
   try {
-    std::thread worker([&] { cholmod_factorize(A, L, common); });
+    std::thread worker([&] {
+      SerialOpenMpOnThisThread();
+      cholmod_factorize(A, L, common);
+    });
     worker.join();
   } catch (const std::system_error&) {
     cholmod_factorize(A, L, common);  // no thread: the pool stays here
