@@ -2,12 +2,14 @@
 # A/B of two fcsn command-line binaries on the same FCLib files (issue 17): for each of REPS
 # rounds and each file, BASE then NEW run `fcsn solve FILE --tol TOL --json --no-history $EXTRA`
 # one after the other (interleaved, so both see the same load), under `nice -n -10` with
-# OPENBLAS_NUM_THREADS=1 and OPENBLAS_CORETYPE from scripts/blas_env.sh. One line per run:
+# OPENBLAS_NUM_THREADS=$BLAS_THREADS (default 1; BLAS_THREADS=default leaves it unset, OpenBLAS'
+# own choice: one thread per core) and OPENBLAS_CORETYPE from scripts/blas_env.sh. One line per run:
 #   which  file  status  iterations  factorizations  early_factorizations_used  time_s  error
 # then the mean time_s of each binary. The load average is printed before and after: compare
 # only ratios of one run.
 #
 # Usage: BASE=/path/to/old/fcsn [NEW=build/bin/fcsn] [REPS=3] [TOL=1e-8] [EXTRA="..."] \
+#          [BLAS_THREADS=1|N|default] \
 #          bench/ab_solve.sh FILE.hdf5...
 #   e.g. git worktree add --detach /tmp/base <commit>, build its fcsn_cli target, then
 #        BASE=/tmp/base/build/bin/fcsn bench/ab_solve.sh /tmp/wallscratch/refined2/*.hdf5
@@ -20,7 +22,13 @@ TOL=${TOL:-1e-8}
 EXTRA=${EXTRA:-}
 (($#)) || { echo "usage: BASE=... bench/ab_solve.sh FILE.hdf5..." >&2; exit 2; }
 source "$root/scripts/blas_env.sh"
-export OPENBLAS_NUM_THREADS=1
+BLAS_THREADS=${BLAS_THREADS:-1}
+if [[ $BLAS_THREADS == default ]]; then
+  unset OPENBLAS_NUM_THREADS
+else
+  export OPENBLAS_NUM_THREADS=$BLAS_THREADS
+fi
+echo "OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-(unset)}"
 echo "load before: $(uptime)"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "fcsn/error_measures.h"
+#include "linalg/blas_threads.h"
 #include "linalg/distributed_jacobian_solver.h"
 #include "linalg/linear_solver.h"
 #include "newton/cold_start.h"
@@ -369,6 +370,11 @@ bool Solver::Impl::FinishAnalysis(Analysis* analysis, SolverSummary* summary) {
 bool Solver::Impl::Prepare(SolveRun* run) {
   const GlobalProblem& problem = *run->problem;
   SolverSummary& summary = *run->summary;
+  // The two setup threads are the parallelism of the setup; BLAS threads of
+  // their own would only queue for the cores (linalg/blas_threads.h). Made
+  // before the analysis' future, so it ends after that thread is joined.
+  internal::SingleBlasThread single_blas(run->distributed_m == nullptr &&
+                                         TwoSetupThreads(problem));
   Analysis analysis;  // valid when J's analysis runs on a second thread
   {
     ScopedTimer timer(&summary.timings.setup);
@@ -416,6 +422,7 @@ bool Solver::Impl::Prepare(SolveRun* run) {
   const bool analyzed =
       analysis.valid() ? FinishAnalysis(&analysis, &summary)
                        : EnsureAnalysis(problem, run->distributed_m, &summary);
+  single_blas.Release();
   if (!analyzed) return false;
   system_.SetMatrixValues(problem, run->distributed_m);
   return true;

@@ -335,7 +335,12 @@ struct SolverOptions {
   // second thread (J's pattern in timings.setup, its analysis in
   // timings.analysis, the early factorization in timings.factorization)
   // overlap the first's, so the timings may add up to more than
-  // timings.total (the wall time). In [1, 2]. Default 2: on an idle
+  // timings.total (the wall time). While the two threads run, a threaded
+  // OpenBLAS is asked for one thread and the caller's setting is restored
+  // after them (process-wide; linalg/blas_threads.h): with OpenBLAS' default
+  // of one thread per core the two setup threads' BLAS calls queued for its
+  // pool, 3.0 s against 1.24 s per refine-2 gravity step on 2 cores
+  // (bench/results/blas_threads.md). In [1, 2]. Default 2: on an idle
   // machine the refine-2 gravity steps took 2.04 -> 1.46 s with 1 BLAS thread
   // and 1.78 -> 1.65 s with 2 (bench/results/setup_cost.md, idle re-run);
   // set 1 when the caller already keeps every core busy.

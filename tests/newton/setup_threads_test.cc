@@ -3,14 +3,18 @@
 // MInverse::Order, FactorizeOrdered) gives the bits of the one-part
 // Factorize() or refuses to factorize, never orders in its second part; and
 // a Solver with setup_threads = 2 returns the statuses, histories and bits of
-// one with setup_threads = 1, also when M needs the LDL^T fallback.
+// one with setup_threads = 1, also when M needs the LDL^T fallback; the
+// caller's BLAS threads are back after it.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
+#include "linalg/blas_threads.h"
 #include "newton/fill_ordering.h"
 #include "newton/m_factorization.h"
 #include "test_problems.h"
@@ -137,7 +141,11 @@ TEST(SetupThreadsTest, MInverseInTwoPartsHasTheBitsOfOnePart) {
 
 // Solves with setup_threads 1 and 2 (a fresh Solver each, then a second step
 // on the same Solver) and expects the same statuses, histories and bits.
+// With one BLAS thread throughout: the two-thread setup runs BLAS on one
+// thread (linalg/blas_threads.h), and a threaded BLAS splits a product
+// differently on more, which changes its last bits.
 void ExpectSameSolves(const GlobalProblem& problem, SolverType solver) {
+  const SingleBlasThread one_blas_thread(true);
   SolverOptions options;
   options.solver = solver;
   options.tolerance = 1e-8;
@@ -179,6 +187,31 @@ TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWithTheLdltFallback) {
   GlobalProblem problem = Large();
   problem.M = Indefinite(problem.M);
   ExpectSameSolves(problem, SolverType::kNewton);
+}
+
+// The setup lowers a threaded OpenBLAS to one thread while its two threads
+// run (linalg/blas_threads.h) and gives the caller's setting back, also when
+// the setup fails.
+TEST(SetupThreadsTest, TheCallersBlasThreadsAreBackAfterTheSolve) {
+  using SetThreads = void (*)(int);
+  const auto set = reinterpret_cast<SetThreads>(
+      dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+  if (set == nullptr || BlasThreads() == 0) {
+    GTEST_SKIP() << "no OpenBLAS thread setting";
+  }
+  const int callers = BlasThreads();
+  set(2);
+  SolverOptions options;
+  options.tolerance = 1e-8;
+  GlobalProblem problem = Large();
+  Solution solution;
+  EXPECT_TRUE(Solver(options).Solve(problem, nullptr, &solution).IsConverged());
+  EXPECT_EQ(BlasThreads(), 2);
+  problem.M.coeffRef(0, 0) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(
+      Solver(options).Solve(problem, nullptr, &solution).IsConverged());
+  EXPECT_EQ(BlasThreads(), 2);
+  set(callers);
 }
 
 TEST(SetupThreadsTest, ValidateAcceptsOneOrTwo) {
