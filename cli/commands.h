@@ -28,6 +28,11 @@ void RegisterCheckCommand(CLI::App& app);
 // --json.
 void RegisterSolveCommand(CLI::App& app);
 
+// `fcsn --version` (cli/version.cc): fcsn's and MUMPS' versions, the BLAS
+// the process loaded (kernel family, threads), and a note when the BLAS runs
+// kernels below the CPU's (fcsn::GetBuildInfo). Exit 0.
+void RegisterVersionFlag(CLI::App& app);
+
 }  // namespace fcsn::cli
 
 #endif  // FCSN_CLI_COMMANDS_H_

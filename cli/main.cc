@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
     return std::string("fcsn: ") + e.what() + " (run with --help for usage)\n";
   });
 
+  fcsn::cli::RegisterVersionFlag(app);
   // Subcommands, one line each.
   fcsn::cli::RegisterInfoCommand(app);
   fcsn::cli::RegisterCheckCommand(app);

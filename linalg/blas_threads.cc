@@ -12,7 +12,9 @@ using GetThreads = int (*)();
 using SetThreads = void (*)(int);
 
 // The OpenBLAS the process loaded, looked up rather than linked: fcsn links
-// whichever BLAS MUMPS and CHOLMOD were built against.
+// whichever BLAS MUMPS and CHOLMOD were built against. RTLD_DEFAULT searches
+// the scope of the calling library, which holds its dependencies also when it
+// was loaded privately (a Python extension).
 struct OpenBlasSetting {
   GetThreads get = nullptr;
   SetThreads set = nullptr;
@@ -69,6 +71,18 @@ void SingleBlasThread::Release() {
     blas.set(overlaps.saved_threads);
     overlaps.saved_threads = 0;
   }
+}
+
+LoadedBlas DescribeLoadedBlas() {
+  using GetString = const char* (*)();
+  LoadedBlas blas;
+  const auto config =
+      reinterpret_cast<GetString>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+  const auto kernel =
+      reinterpret_cast<GetString>(dlsym(RTLD_DEFAULT, "openblas_get_corename"));
+  if (config != nullptr && config() != nullptr) blas.config = config();
+  if (kernel != nullptr && kernel() != nullptr) blas.kernel = kernel();
+  return blas;
 }
 
 int BlasThreads() {

@@ -22,6 +22,8 @@
 #ifndef FCSN_LINALG_BLAS_THREADS_H_
 #define FCSN_LINALG_BLAS_THREADS_H_
 
+#include <string>
+
 namespace fcsn::internal {
 
 class SingleBlasThread {
@@ -42,6 +44,14 @@ class SingleBlasThread {
 // The BLAS threads the loaded OpenBLAS would use now (0 when there is no
 // OpenBLAS setting to read). For tests and reports.
 int BlasThreads();
+
+// The loaded OpenBLAS' openblas_get_config() and openblas_get_corename()
+// strings; empty when the BLAS is not OpenBLAS.
+struct LoadedBlas {
+  std::string config;
+  std::string kernel;
+};
+LoadedBlas DescribeLoadedBlas();
 
 }  // namespace fcsn::internal
 

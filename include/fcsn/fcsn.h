@@ -2,6 +2,7 @@
 #ifndef FCSN_FCSN_H_
 #define FCSN_FCSN_H_
 
+#include "fcsn/build_info.h"
 #include "fcsn/contact_status.h"
 #include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"

@@ -50,9 +50,11 @@ from ._fcsn import (
 from . import _fcsn
 
 __version__ = _fcsn.__version__
+build_info = _fcsn.build_info
 
 __all__ = [
     "AUTO_KRYLOV_REUSE",
+    "build_info",
     "FclibProblem",
     "Guess",
     "HybridOptions",

@@ -1,6 +1,7 @@
 // Tests of SingleBlasThread (linalg/blas_threads.h): one BLAS thread while a
 // guard is active, the caller's setting back when the last guard of the
-// process ends, nothing changed by an inactive guard or a setting of one.
+// process ends, nothing changed by an inactive guard or a setting of one; and
+// of fcsn::GetBuildInfo's report of the loaded BLAS.
 #include "linalg/blas_threads.h"
 
 #include <dlfcn.h>
@@ -8,8 +9,12 @@
 
 #include <limits>
 #include <memory>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include "fcsn/build_info.h"
+#include "fcsn/config.h"
 
 // The Fortran BLAS the library's solvers call (linked for this test, so
 // that its thread setting is loaded).
@@ -149,6 +154,21 @@ TEST_F(BlasThreadsTest, ASettingOfOneIsLeftAlone) {
     EXPECT_EQ(BlasThreads(), 1);
   }
   EXPECT_EQ(BlasThreads(), 1);
+}
+
+// fcsn::GetBuildInfo reports this process' OpenBLAS as the guard sees it.
+TEST_F(BlasThreadsTest, BuildInfoReportsTheLoadedBlas) {
+  const BuildInfo info = GetBuildInfo();
+  EXPECT_EQ(info.version, FCSN_VERSION);
+  EXPECT_EQ(info.mumps_flavor, FCSN_MUMPS_FLAVOR);
+  EXPECT_FALSE(info.mumps_version.empty());
+  EXPECT_NE(info.blas.find("OpenBLAS"), std::string::npos) << info.blas;
+  EXPECT_FALSE(info.blas_kernel.empty());
+  EXPECT_EQ(info.blas_threads, 2);  // SetUp's setting
+  {
+    SingleBlasThread guard(true);
+    EXPECT_EQ(GetBuildInfo().blas_threads, 1);
+  }
 }
 
 }  // namespace

@@ -45,6 +45,19 @@ def test_version_is_the_projects():
     assert f"project(fcsn VERSION {fcsn.__version__} " in cmake
 
 
+def test_build_info_names_versions_and_the_loaded_blas():
+    info = fcsn.build_info()
+    assert info["version"] == fcsn.__version__
+    assert info["mumps_version"].startswith("5.")
+    assert info["mumps_flavor"] in ("seq", "mpi")
+    # The module's OpenBLAS is found from inside the extension, which Python
+    # loads privately (linalg/blas_threads.cc).
+    if info["blas"]:
+        assert "OpenBLAS" in info["blas"] and info["blas_kernel"]
+        assert info["blas_threads"] >= 1
+    assert isinstance(info["blas_kernel_below_cpu"], bool)
+
+
 def test_read_fclib_gives_scipy_and_numpy():
     p = fcsn.read_fclib(problem_path("GFC3D_TwoRods1.hdf5"))
     assert scipy.sparse.isspmatrix_csc(p.M) and scipy.sparse.isspmatrix_csc(p.H)
