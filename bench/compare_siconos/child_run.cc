@@ -2,6 +2,7 @@
 #include "child_run.h"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -313,6 +314,13 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
   }
   std::fflush(stdout);
   std::fflush(stderr);
+  // The child starts from the parent's heap: chunks the parent freed (HDF5
+  // reading, the previous child's results) are shared copy-on-write, and the
+  // solver's first writes to them each copy a page, which a process of its
+  // own does not pay. Returning them to the system first gives every child a
+  // fresh process' memory; on a refine-2 wall step this took fcsn's median
+  // from 1.28 to 1.21-1.25 s (Siconos' runs start from the same state).
+  malloc_trim(0);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
