@@ -1,7 +1,7 @@
 // The LDL^T input of MUMPS (see mumps_symmetric.h).
 #include "linalg/mumps_symmetric.h"
 
-#include <algorithm>
+#include <vector>
 
 namespace fcsn::internal {
 
@@ -16,17 +16,29 @@ void BuildSymmetricInput(const SparsityPattern& pattern,
   in.symmetric = true;
   symmetric->upper_slots.clear();
   symmetric->mirror_slots.clear();
+  size_t lower = 0;
+  for (int j = 0; j < pattern.n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      if (pattern.row_index[p] >= j) ++lower;
+    }
+  }
+  in.irn.reserve(lower);
+  in.jcn.reserve(lower);
+  in.value_slots.reserve(lower);
+  symmetric->upper_slots.reserve(pattern.nnz() - lower);
+  symmetric->mirror_slots.reserve(pattern.nnz() - lower);
+  // The mirror (j, i) of (i, j) is in column i. Columns are visited in
+  // increasing j, so the mirrors asked of column i have increasing rows j:
+  // one cursor per column, advanced past the rows below j, finds them all in
+  // O(nnz) (the rows of a column are sorted, as CheckPattern requires).
+  std::vector<int> cursor(pattern.col_ptr.begin(), pattern.col_ptr.end() - 1);
   for (int j = 0; j < pattern.n; ++j) {
     for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
       const int i = pattern.row_index[p];
-      // The mirror (j, i) of (i, j) is in column i.
-      const auto begin = pattern.row_index.begin() + pattern.col_ptr[i];
-      const auto end = pattern.row_index.begin() + pattern.col_ptr[i + 1];
-      const auto found = std::lower_bound(begin, end, j);
+      int& c = cursor[i];
+      while (c < pattern.col_ptr[i + 1] && pattern.row_index[c] < j) ++c;
       const int mirror =
-          found != end && *found == j
-              ? static_cast<int>(found - pattern.row_index.begin())
-              : -1;
+          c < pattern.col_ptr[i + 1] && pattern.row_index[c] == j ? c : -1;
       if (i >= j) {
         in.irn.push_back(i + 1);
         in.jcn.push_back(j + 1);

@@ -6,12 +6,15 @@
 // follows a new analysis; and is unavailable in the other backends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
+#include <random>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "linalg/linear_solver.h"
+#include "linalg/mumps_symmetric.h"
 #include "test_matrices.h"
 
 namespace fcsn::internal {
@@ -210,6 +213,58 @@ TEST(SymmetricFactorization, AnEntryWithoutMirrorMustBeZero) {
   system.values[1] = 2.0;
   EXPECT_EQ(solver->FactorizeSymmetric(system.values.data(), &message),
             LinearSolverStatus::kInvalidInput);
+}
+
+// BuildSymmetricInput's one-pass mirror search against the definition (a
+// search of column i for row j), on random patterns with and without mirrors.
+TEST(SymmetricFactorization, InputMatchesTheDefinitionOnRandomPatterns) {
+  std::mt19937 random(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    const int n = 1 + trial * 3;
+    SparsityPattern pattern;
+    pattern.n = n;
+    pattern.col_ptr.push_back(0);
+    std::bernoulli_distribution stored(trial % 2 == 0 ? 0.3 : 0.7);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        if (i == j || stored(random)) pattern.row_index.push_back(i);
+      }
+      pattern.col_ptr.push_back(static_cast<int>(pattern.row_index.size()));
+    }
+    MumpsAnalysisInput unsymmetric;
+    unsymmetric.perm_in.resize(n);
+    SymmetricInput built;
+    BuildSymmetricInput(pattern, unsymmetric, &built);
+    std::vector<int> irn, jcn, slots, upper, mirrors;
+    for (int j = 0; j < n; ++j) {
+      for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+        const int i = pattern.row_index[p];
+        int mirror = -1;
+        for (int q = pattern.col_ptr[i]; q < pattern.col_ptr[i + 1]; ++q) {
+          if (pattern.row_index[q] == j) mirror = q;
+        }
+        if (i >= j) {
+          irn.push_back(i + 1);
+          jcn.push_back(j + 1);
+          slots.push_back(p);
+          if (i > j && mirror < 0) {
+            upper.push_back(p);
+            mirrors.push_back(-1);
+          }
+        } else {
+          upper.push_back(p);
+          mirrors.push_back(mirror);
+        }
+      }
+    }
+    EXPECT_EQ(built.input.irn, irn) << trial;
+    EXPECT_EQ(built.input.jcn, jcn) << trial;
+    EXPECT_EQ(built.input.value_slots, slots) << trial;
+    EXPECT_EQ(built.upper_slots, upper) << trial;
+    EXPECT_EQ(built.mirror_slots, mirrors) << trial;
+    EXPECT_EQ(built.input.n, n);
+    EXPECT_TRUE(built.input.symmetric);
+  }
 }
 
 TEST(SymmetricFactorization, UnavailableInTheOtherBackends) {
