@@ -19,6 +19,10 @@
 // overlapped setups of all Solvers: the first one saves and lowers the
 // setting, the last one restores it. A BLAS without
 // openblas_{get,set}_num_threads (a serial or another BLAS) is left alone.
+// Measured with Debian's pthread build of OpenBLAS only: its OpenMP build
+// (libopenblas0-openmp) takes the thread count of each call from the calling
+// thread's OpenMP setting, which this process-wide request does not change on
+// the setup threads.
 #ifndef FCSN_LINALG_BLAS_THREADS_H_
 #define FCSN_LINALG_BLAS_THREADS_H_
 
