@@ -109,22 +109,9 @@ TEST_F(BlasThreadsTest, ProductsUnderTheGuardAgreeToRoundOff) {
     a[i] = 1.0 / (1 + i % 97);
     b[i] = (i % 13) - 6.5;
   }
-  const double one = 1.0, zero = 0.0;
-  dgemm_("N",
-         "N",
-         &n,
-         &n,
-         &n,
-         &one,
-         a.data(),
-         &n,
-         b.data(),
-         &n,
-         &zero,
-         threaded.data(),
-         &n);
-  {
-    SingleBlasThread guard(true);
+  // c = a b by the BLAS, with its current threads.
+  auto product = [&](std::vector<double>* c) {
+    const double one = 1.0, zero = 0.0;
     dgemm_("N",
            "N",
            &n,
@@ -136,8 +123,13 @@ TEST_F(BlasThreadsTest, ProductsUnderTheGuardAgreeToRoundOff) {
            b.data(),
            &n,
            &zero,
-           single.data(),
+           c->data(),
            &n);
+  };
+  product(&threaded);
+  {
+    SingleBlasThread guard(true);
+    product(&single);
   }
   // Each entry sums n products of magnitude <= 6.5: its round-off is at
   // most ~n eps 6.5 whatever the order of the sum.
