@@ -79,10 +79,12 @@ std::vector<int> UniformBlocks(int n, int size) {
   return starts;
 }
 
-AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
-                             int n,
-                             const std::vector<int>& block_starts,
-                             std::vector<int>* weights) {
+namespace {
+
+// The block of each of the n variables, and in *weights the block sizes.
+std::vector<int> BlockOf(int n,
+                         const std::vector<int>& block_starts,
+                         std::vector<int>* weights) {
   const int blocks = static_cast<int>(block_starts.size());
   std::vector<int> block_of(n);
   weights->resize(blocks);
@@ -91,6 +93,94 @@ AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
     (*weights)[k] = end - block_starts[k];
     for (int i = block_starts[k]; i < end; ++i) block_of[i] = k;
   }
+  return block_of;
+}
+
+// 2 |E| for the undirected edges E of J + J^T without the diagonal: every
+// off-diagonal entry counts once, minus the pairs stored both ways. The
+// mirror of a lower entry (i, j) is looked up in column i with one cursor per
+// column, as columns j come in increasing order (rows sorted: CheckPattern).
+long long SymmetrizedEdges(const SparsityPattern& pattern) {
+  long long off_diagonal = 0, mirrored = 0;
+  std::vector<int> cursor(pattern.col_ptr.begin(), pattern.col_ptr.end() - 1);
+  for (int j = 0; j < pattern.n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int i = pattern.row_index[p];
+      if (i == j) continue;
+      ++off_diagonal;
+      if (i < j) continue;
+      int& c = cursor[i];
+      while (c < pattern.col_ptr[i + 1] && pattern.row_index[c] < j) ++c;
+      if (c < pattern.col_ptr[i + 1] && pattern.row_index[c] == j) ++mirrored;
+    }
+  }
+  return 2 * (off_diagonal - mirrored);
+}
+
+}  // namespace
+
+AdjacencyGraph QuotientGraphOfPattern(const SparsityPattern& pattern,
+                                      const std::vector<int>& block_starts,
+                                      std::vector<int>* weights,
+                                      long long* graph_edges) {
+  const int blocks = static_cast<int>(block_starts.size());
+  const std::vector<int> block_of = BlockOf(pattern.n, block_starts, weights);
+  // The blocks met in each block's columns, each once (last_seen[l] == k).
+  std::vector<int> column_start(blocks + 1, 0);
+  std::vector<int> column_blocks;
+  std::vector<int> last_seen(blocks, -1);
+  for (int k = 0; k < blocks; ++k) {
+    last_seen[k] = k;  // no self loop
+    const int end = k + 1 < blocks ? block_starts[k + 1] : pattern.n;
+    for (int j = block_starts[k]; j < end; ++j) {
+      for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+        const int l = block_of[pattern.row_index[p]];
+        if (last_seen[l] == k) continue;
+        last_seen[l] = k;
+        column_blocks.push_back(l);
+      }
+    }
+    column_start[k + 1] = static_cast<int>(column_blocks.size());
+  }
+  // Both directions of every block pair, then sorted without duplicates.
+  std::vector<int> count(blocks + 1, 0);
+  for (int k = 0; k < blocks; ++k) {
+    for (int q = column_start[k]; q < column_start[k + 1]; ++q) {
+      ++count[k + 1];
+      ++count[column_blocks[q] + 1];
+    }
+  }
+  std::partial_sum(count.begin(), count.end(), count.begin());
+  std::vector<int> neighbours(count[blocks]);
+  std::vector<int> fill(count.begin(), count.end() - 1);
+  for (int k = 0; k < blocks; ++k) {
+    for (int q = column_start[k]; q < column_start[k + 1]; ++q) {
+      const int l = column_blocks[q];
+      neighbours[fill[k]++] = l;
+      neighbours[fill[l]++] = k;
+    }
+  }
+  AdjacencyGraph quotient;
+  quotient.offsets.assign(blocks + 1, 0);
+  quotient.adjacency.reserve(neighbours.size());
+  for (int k = 0; k < blocks; ++k) {
+    auto first = neighbours.begin() + count[k];
+    auto last = neighbours.begin() + count[k + 1];
+    std::sort(first, last);
+    last = std::unique(first, last);
+    quotient.adjacency.insert(quotient.adjacency.end(), first, last);
+    quotient.offsets[k + 1] = static_cast<int>(quotient.adjacency.size());
+  }
+  *graph_edges = SymmetrizedEdges(pattern);
+  return quotient;
+}
+
+AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
+                             int n,
+                             const std::vector<int>& block_starts,
+                             std::vector<int>* weights) {
+  const int blocks = static_cast<int>(block_starts.size());
+  const std::vector<int> block_of = BlockOf(n, block_starts, weights);
   AdjacencyGraph quotient;
   quotient.offsets.assign(blocks + 1, 0);
   // last_seen[l] == k: block l is already a neighbour of block k.
@@ -153,6 +243,73 @@ int RunNodeNd(AdjacencyGraph* graph,
                       iperm->data());
 }
 
+// The block ordering applies: blocks that group neighbours, i.e. a quotient
+// with at most 1 / kBlockOrderingMinEdgeRatio of the variables' edges.
+bool BlocksPay(long long quotient_edges, long long graph_edges) {
+  return quotient_edges > 0 &&
+         kBlockOrderingMinEdgeRatio * static_cast<double>(quotient_edges) <=
+             static_cast<double>(graph_edges);
+}
+
+// METIS on the quotient, then the variables block by block in the blocks'
+// elimination order.
+int OrderByBlocks(AdjacencyGraph* quotient,
+                  std::vector<int>* weights,
+                  const std::vector<int>& block_starts,
+                  int n,
+                  std::vector<int>* perm,
+                  std::vector<int>* iperm) {
+  const int blocks = static_cast<int>(block_starts.size());
+  std::vector<int> block_perm, block_iperm;
+  const int code =
+      RunNodeNd(quotient, blocks, weights, 0, &block_perm, &block_iperm);
+  if (code != METIS_OK) return code;
+  perm->resize(n);
+  iperm->resize(n);
+  int position = 0;
+  for (int b = 0; b < blocks; ++b) {
+    const int k = block_perm[b];
+    const int end = k + 1 < blocks ? block_starts[k + 1] : n;
+    for (int i = block_starts[k]; i < end; ++i) {
+      (*perm)[position] = i;
+      (*iperm)[i] = position++;
+    }
+  }
+  return METIS_OK;
+}
+
+void Fill(OrderingReport* report,
+          bool by_blocks,
+          long long graph_edges,
+          long long quotient_edges) {
+  if (report == nullptr) return;
+  report->by_blocks = by_blocks;
+  report->graph_edges = graph_edges;
+  report->quotient_edges = quotient_edges;
+}
+
+// METIS' return code as a status and message.
+LinearSolverStatus MetisStatus(int code, int n, std::string* message) {
+  using linalg_detail::Report;
+  switch (code) {
+    case METIS_OK:
+      return Report(LinearSolverStatus::kSuccess, "", message);
+    case METIS_ERROR_MEMORY:
+      return Report(
+          LinearSolverStatus::kOutOfMemory,
+          "METIS_NodeND ran out of memory (n = " + std::to_string(n) + ")",
+          message);
+    case METIS_ERROR_INPUT:
+      return Report(LinearSolverStatus::kFailure,
+                    "METIS_NodeND rejected its input graph (METIS_ERROR_INPUT)",
+                    message);
+    default:
+      return Report(LinearSolverStatus::kFailure,
+                    "METIS_NodeND failed with code " + std::to_string(code),
+                    message);
+  }
+}
+
 }  // namespace
 
 int NestedDissectionOrder(AdjacencyGraph* graph,
@@ -166,39 +323,17 @@ int NestedDissectionOrder(AdjacencyGraph* graph,
   if (n >= kBlockOrderingMinSize && !block_starts.empty()) {
     quotient = QuotientGraph(*graph, n, block_starts, &weights);
   }
-  const bool by_blocks =
-      !quotient.adjacency.empty() &&
-      kBlockOrderingMinEdgeRatio *
-              static_cast<double>(quotient.adjacency.size()) <=
-          static_cast<double>(graph->adjacency.size());
-  if (report != nullptr) {
-    report->by_blocks = by_blocks;
-    report->graph_edges = static_cast<long long>(graph->adjacency.size());
-    report->quotient_edges = static_cast<long long>(quotient.adjacency.size());
-  }
+  const long long graph_edges = static_cast<long long>(graph->adjacency.size());
+  const long long quotient_edges =
+      static_cast<long long>(quotient.adjacency.size());
+  const bool by_blocks = BlocksPay(quotient_edges, graph_edges);
+  Fill(report, by_blocks, graph_edges, quotient_edges);
   if (!by_blocks) {
     const int iterations =
         n >= kBlockOrderingMinSize ? kLargeGraphRefinementIterations : 0;
     return RunNodeNd(graph, n, nullptr, iterations, perm, iperm);
   }
-  const int blocks = static_cast<int>(block_starts.size());
-  std::vector<int> block_perm, block_iperm;
-  const int code =
-      RunNodeNd(&quotient, blocks, &weights, 0, &block_perm, &block_iperm);
-  if (code != METIS_OK) return code;
-  // The variables block by block, in the blocks' elimination order.
-  perm->resize(n);
-  iperm->resize(n);
-  int position = 0;
-  for (int b = 0; b < blocks; ++b) {
-    const int k = block_perm[b];
-    const int end = k + 1 < blocks ? block_starts[k + 1] : n;
-    for (int i = block_starts[k]; i < end; ++i) {
-      (*perm)[position] = i;
-      (*iperm)[i] = position++;
-    }
-  }
-  return METIS_OK;
+  return OrderByBlocks(&quotient, &weights, block_starts, n, perm, iperm);
 }
 
 LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
@@ -223,6 +358,26 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
   const int n = pattern.n;
   perm->resize(n);
   iperm->resize(n);
+  const std::vector<int> no_blocks;
+  const std::vector<int>& blocks =
+      use_blocks ? pattern.block_starts : no_blocks;
+  // Large and blocked: the quotient straight from the pattern; the variables'
+  // graph only when the blocks do not pay.
+  if (n >= kBlockOrderingMinSize && !blocks.empty()) {
+    std::vector<int> weights;
+    long long graph_edges = 0;
+    AdjacencyGraph quotient =
+        QuotientGraphOfPattern(pattern, blocks, &weights, &graph_edges);
+    const long long quotient_edges =
+        static_cast<long long>(quotient.adjacency.size());
+    if (graph_edges > 0 && BlocksPay(quotient_edges, graph_edges)) {
+      Fill(report, true, graph_edges, quotient_edges);
+      return MetisStatus(
+          OrderByBlocks(&quotient, &weights, blocks, n, perm, iperm),
+          n,
+          message);
+    }
+  }
   AdjacencyGraph graph = SymmetrizedGraph(pattern);
   if (graph.adjacency.empty()) {
     // METIS needs at least one edge; any order is optimal for a diagonal
@@ -231,31 +386,9 @@ LinearSolverStatus ComputeMetisOrdering(const SparsityPattern& pattern,
     std::iota(iperm->begin(), iperm->end(), 0);
     return Report(LinearSolverStatus::kSuccess, "", message);
   }
-  const std::vector<int> no_blocks;
   const int code =
-      NestedDissectionOrder(&graph,
-                            n,
-                            use_blocks ? pattern.block_starts : no_blocks,
-                            perm,
-                            iperm,
-                            report);
-  switch (code) {
-    case METIS_OK:
-      return Report(LinearSolverStatus::kSuccess, "", message);
-    case METIS_ERROR_MEMORY:
-      return Report(
-          LinearSolverStatus::kOutOfMemory,
-          "METIS_NodeND ran out of memory (n = " + std::to_string(n) + ")",
-          message);
-    case METIS_ERROR_INPUT:
-      return Report(LinearSolverStatus::kFailure,
-                    "METIS_NodeND rejected its input graph (METIS_ERROR_INPUT)",
-                    message);
-    default:
-      return Report(LinearSolverStatus::kFailure,
-                    "METIS_NodeND failed with code " + std::to_string(code),
-                    message);
-  }
+      NestedDissectionOrder(&graph, n, blocks, perm, iperm, report);
+  return MetisStatus(code, n, message);
 }
 
 }  // namespace fcsn::internal

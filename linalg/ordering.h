@@ -138,6 +138,16 @@ AdjacencyGraph QuotientGraph(const AdjacencyGraph& graph,
                              const std::vector<int>& block_starts,
                              std::vector<int>* weights);
 
+// QuotientGraph(SymmetrizedGraph(pattern), pattern.n, block_starts, weights)
+// built from the pattern directly, and in *graph_edges the adjacency size of
+// SymmetrizedGraph(pattern): the variables' graph is never formed. On a
+// refine-2 J its 2 nnz entries took 0.06 s to build and sort, more than METIS
+// takes on the quotient, on the critical path of a two-thread setup.
+AdjacencyGraph QuotientGraphOfPattern(const SparsityPattern& pattern,
+                                      const std::vector<int>& block_starts,
+                                      std::vector<int>* weights,
+                                      long long* graph_edges);
+
 // METIS_NodeND of `graph` (n vertices, at least one edge), by blocks when
 // block_starts is non-empty and the block ordering applies (n and the edge
 // ratio above), else with kLargeGraphRefinementIterations when n >=

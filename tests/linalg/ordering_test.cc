@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <csignal>
 #include <numeric>
+#include <random>
 #include <thread>
 
 #include "test_matrices.h"
@@ -176,6 +177,51 @@ TEST(QuotientGraph, HasOneVertexPerBlockAndTheBlockSizesAsWeights) {
   EXPECT_EQ(quotient.offsets, (std::vector<int>{0, 1, 3, 4}));
   EXPECT_EQ(quotient.adjacency, (std::vector<int>{1, 0, 2, 1}));
   EXPECT_EQ(weights, (std::vector<int>{2, 1, 2}));
+}
+
+// QuotientGraphOfPattern is QuotientGraph of the symmetrized graph, built
+// without it, and counts that graph's edges: random patterns stored one way,
+// both ways or mixed, blocks of 1-4 variables, and blocks that do not group
+// neighbours.
+TEST(QuotientGraph, OfThePatternIsTheQuotientOfTheSymmetrizedGraph) {
+  std::mt19937 random(11);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int n = 2 + 5 * trial;
+    std::bernoulli_distribution stored(0.05 + 0.03 * (trial % 10));
+    std::bernoulli_distribution symmetric(trial % 3 == 0 ? 1.0 : 0.5);
+    std::vector<std::vector<int>> columns(n);
+    for (int j = 0; j < n; ++j) {
+      if (trial % 2 == 0) columns[j].push_back(j);  // with or without diagonal
+      for (int i = 0; i < j; ++i) {
+        if (!stored(random)) continue;
+        columns[j].push_back(i);
+        if (symmetric(random)) columns[i].push_back(j);
+      }
+    }
+    SparsityPattern pattern;
+    pattern.n = n;
+    pattern.col_ptr.push_back(0);
+    for (std::vector<int>& column : columns) {
+      std::sort(column.begin(), column.end());
+      pattern.row_index.insert(
+          pattern.row_index.end(), column.begin(), column.end());
+      pattern.col_ptr.push_back(static_cast<int>(pattern.row_index.size()));
+    }
+    std::vector<int> blocks;
+    std::uniform_int_distribution<int> size(1, 4);
+    for (int i = 0; i < n; i += size(random)) blocks.push_back(i);
+    const AdjacencyGraph graph = SymmetrizedGraph(pattern);
+    std::vector<int> want_weights, weights;
+    const AdjacencyGraph want = QuotientGraph(graph, n, blocks, &want_weights);
+    long long graph_edges = -1;
+    const AdjacencyGraph got =
+        QuotientGraphOfPattern(pattern, blocks, &weights, &graph_edges);
+    EXPECT_EQ(got.offsets, want.offsets) << trial;
+    EXPECT_EQ(got.adjacency, want.adjacency) << trial;
+    EXPECT_EQ(weights, want_weights) << trial;
+    EXPECT_EQ(graph_edges, static_cast<long long>(graph.adjacency.size()))
+        << trial;
+  }
 }
 
 TEST(BlockOrdering, KeepsEachBlockContiguousOnALargePattern) {
