@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
+#include <numeric>
 
 #include "formulations/residual.h"
 #include "linalg/ordering.h"
@@ -18,6 +20,51 @@ int Slot(const SparsityPattern& p, int row, int col) {
   const int* it = std::lower_bound(begin, end, row);
   assert(it != end && *it == row);
   return static_cast<int>(it - p.row_index.data());
+}
+
+// Sorts rows[first..] and drops duplicates. When all but the last ascend
+// strictly (the rows of a compressed Eigen matrix, then M's diagonal
+// appended), one pass checks that and the last is moved to its place.
+void SortUnique(std::vector<int>* rows, int first) {
+  if (static_cast<int>(rows->size()) <= first) return;  // an empty column
+  const auto begin = rows->begin() + first;
+  auto diagonal = rows->end() - 1;
+  // The diagonal was appended last: move it to its place if the rest ascend.
+  if (std::adjacent_find(begin, diagonal, std::greater_equal<int>()) ==
+      diagonal) {
+    const auto place = std::lower_bound(begin, diagonal, *diagonal);
+    if (place != diagonal && *place == *diagonal) {
+      rows->pop_back();
+    } else {
+      std::rotate(place, diagonal, rows->end());
+    }
+    return;
+  }
+  std::sort(begin, rows->end());
+  rows->erase(std::unique(begin, rows->end()), rows->end());
+}
+
+// slots[k] = position in J's values of the k-th stored entry of A (n_a
+// columns, J's columns column0 + j), by a merge of A's column with J's (both
+// ascending) or, for a column of A stored unsorted, by binary search.
+void ColumnSlots(const SparseMatrix& A,
+                 const SparsityPattern& p,
+                 int column0,
+                 std::vector<int>* slots) {
+  slots->resize(A.nonZeros());
+  for (int j = 0, k = 0; j < A.cols(); ++j) {
+    const int col = column0 + j;
+    int q = p.col_ptr[col];
+    int previous = -1;
+    for (SparseMatrix::InnerIterator it(A, j); it; ++it, ++k) {
+      const int row = static_cast<int>(it.row());
+      if (row <= previous) q = p.col_ptr[col];  // unsorted: search again
+      while (p.row_index[q] < row) ++q;
+      assert(p.row_index[q] == row);
+      (*slots)[k] = q;
+      previous = row;
+    }
+  }
 }
 
 }  // namespace
@@ -65,44 +112,50 @@ void NewtonSystem::BuildPattern(const GlobalProblem& problem) {
   const SparseMatrix& M = problem.M;
   const SparseMatrix& H = problem.H;
   const int nc = m_ / 3;
-  // Contacts touching each dof (inverse map), to build the v columns of A H^T.
-  std::vector<std::vector<int>> contacts_of_dof(n_);
+  // Contacts touching each dof (inverse map, CSR), ascending: the v columns'
+  // rows of A H^T.
+  std::vector<int> contact_start(n_ + 1, 0);
+  for (int dof : contact_dofs_) ++contact_start[dof + 1];
+  std::partial_sum(
+      contact_start.begin(), contact_start.end(), contact_start.begin());
+  std::vector<int> contacts_of_dof(contact_dofs_.size());
+  std::vector<int> fill(contact_start.begin(), contact_start.end() - 1);
   for (int a = 0; a < nc; ++a) {
     for (int t = contact_dof_begin_[a]; t < contact_dof_begin_[a + 1]; ++t) {
-      contacts_of_dof[contact_dofs_[t]].push_back(a);
+      contacts_of_dof[fill[contact_dofs_[t]]++] = a;
     }
   }
-  // Pattern of J, column by column: sorted, duplicates removed.
+  // Pattern of J, column by column, sorted without duplicates: the rows of M
+  // (or of H) and the diagonal, then the contact rows, which come after every
+  // dof row and ascend by construction.
   const int N = n_ + m_;
   pattern_.n = N;
   pattern_.col_ptr.assign(N + 1, 0);
   pattern_.row_index.clear();
-  std::vector<int> column;
-  auto append_column = [&](int j) {
-    std::sort(column.begin(), column.end());
-    column.erase(std::unique(column.begin(), column.end()), column.end());
-    pattern_.row_index.insert(
-        pattern_.row_index.end(), column.begin(), column.end());
-    pattern_.col_ptr[j + 1] = static_cast<int>(pattern_.row_index.size());
-  };
+  pattern_.row_index.reserve(M.nonZeros() + n_ + H.nonZeros() +
+                             3 * contacts_of_dof.size() + 3 * m_);
+  std::vector<int>& rows = pattern_.row_index;
   for (int j = 0; j < n_; ++j) {
-    column.clear();
+    const int first = static_cast<int>(rows.size());
     for (SparseMatrix::InnerIterator it(M, j); it; ++it)
-      column.push_back(it.row());
-    column.push_back(j);  // explicit diagonal slot even if M stores none
-    for (int a : contacts_of_dof[j]) {
-      for (int i = 0; i < 3; ++i) column.push_back(n_ + 3 * a + i);
+      rows.push_back(it.row());
+    rows.push_back(j);  // explicit diagonal slot even if M stores none
+    SortUnique(&rows, first);
+    for (int q = contact_start[j]; q < contact_start[j + 1]; ++q) {
+      for (int i = 0; i < 3; ++i)
+        rows.push_back(n_ + 3 * contacts_of_dof[q] + i);
     }
-    append_column(j);
+    pattern_.col_ptr[j + 1] = static_cast<int>(rows.size());
   }
   for (int c = 0; c < m_; ++c) {
-    column.clear();
+    const int first = static_cast<int>(rows.size());
     for (SparseMatrix::InnerIterator it(H, c); it; ++it)
-      column.push_back(it.row());
+      rows.push_back(it.row());
+    SortUnique(&rows, first);
     const int a = c / 3;
     for (int i = 0; i < 3; ++i)
-      column.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
-    append_column(n_ + c);
+      rows.push_back(n_ + 3 * a + i);  // full 3 x 3 block B_a
+    pattern_.col_ptr[n_ + c + 1] = static_cast<int>(rows.size());
   }
   SetBlocks();
   values_.assign(pattern_.row_index.size(), 0.0);
@@ -119,17 +172,8 @@ void NewtonSystem::BuildSlotMaps(const GlobalProblem& problem) {
   const SparseMatrix& M = problem.M;
   const SparseMatrix& H = problem.H;
   const int nc = m_ / 3;
-  m_slots_.resize(M.nonZeros());
-  for (int j = 0, k = 0; j < n_; ++j) {
-    for (SparseMatrix::InnerIterator it(M, j); it; ++it)
-      m_slots_[k++] = Slot(pattern_, it.row(), j);
-  }
-  h_slots_.resize(H.nonZeros());
-  for (int c = 0, k = 0; c < m_; ++c) {
-    for (SparseMatrix::InnerIterator it(H, c); it; ++it) {
-      h_slots_[k++] = Slot(pattern_, it.row(), n_ + c);
-    }
-  }
+  ColumnSlots(M, pattern_, 0, &m_slots_);
+  ColumnSlots(H, pattern_, n_, &h_slots_);
   contact_AHT_slots_.resize(3 * contact_dofs_.size());
   for (int a = 0; a < nc; ++a) {
     for (int t = contact_dof_begin_[a]; t < contact_dof_begin_[a + 1]; ++t) {

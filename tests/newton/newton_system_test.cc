@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <random>
 #include <set>
 #include <vector>
@@ -215,6 +216,42 @@ TEST(NewtonSystemEdgeTest, ExplicitZerosKeepTheirSlots) {
   EXPECT_EQ(J(0, 0), 0.0);
   EXPECT_TRUE(Entries(system.pattern()).count({0, 0}));
   EXPECT_TRUE(system.SamePattern(p));
+}
+
+// M's columns stored in descending row order (a compressed matrix need not
+// sort them) and an H column without entries: the same J, entry for entry,
+// as with the rows ascending, and a valid pattern.
+TEST(NewtonSystemEdgeTest, UnsortedColumnsAndAnEmptyHColumnGiveTheSameJ) {
+  GlobalProblem sorted = testing::MakeLatticeOnFloor(3, 2, 2, 0.4, 1.2, 1e-3);
+  for (int k = sorted.H.outerIndexPtr()[1]; k < sorted.H.outerIndexPtr()[2];
+       ++k) {
+    sorted.H.valuePtr()[k] = 0.0;  // column 1 of H: zero values, then none
+  }
+  sorted.H.prune(0.0);
+  ASSERT_EQ(sorted.H.outerIndexPtr()[1], sorted.H.outerIndexPtr()[2]);
+  int longest = 0;  // some column must have rows to reorder
+  for (int j = 0; j < sorted.M.outerSize(); ++j) {
+    longest = std::max(
+        longest, sorted.M.outerIndexPtr()[j + 1] - sorted.M.outerIndexPtr()[j]);
+  }
+  ASSERT_GE(longest, 3);
+  GlobalProblem reversed = sorted;
+  for (int j = 0; j < reversed.M.outerSize(); ++j) {
+    const int begin = reversed.M.outerIndexPtr()[j];
+    const int end = reversed.M.outerIndexPtr()[j + 1];
+    std::reverse(reversed.M.innerIndexPtr() + begin,
+                 reversed.M.innerIndexPtr() + end);
+    std::reverse(reversed.M.valuePtr() + begin, reversed.M.valuePtr() + end);
+  }
+  NewtonSystem a, b;
+  a.Build(sorted);
+  a.SetMatrixValues(sorted);
+  b.Build(reversed);
+  b.SetMatrixValues(reversed);
+  EXPECT_EQ(CheckPattern(a.pattern()), "");
+  EXPECT_EQ(a.pattern().col_ptr, b.pattern().col_ptr);
+  EXPECT_EQ(a.pattern().row_index, b.pattern().row_index);
+  EXPECT_EQ(a.values(), b.values());
 }
 
 }  // namespace
