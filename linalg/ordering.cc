@@ -261,8 +261,12 @@ int OrderByBlocks(AdjacencyGraph* quotient,
                   std::vector<int>* iperm) {
   const int blocks = static_cast<int>(block_starts.size());
   std::vector<int> block_perm, block_iperm;
-  const int code =
-      RunNodeNd(quotient, blocks, weights, 0, &block_perm, &block_iperm);
+  const int code = RunNodeNd(quotient,
+                             blocks,
+                             weights,
+                             kLargeGraphRefinementIterations,
+                             &block_perm,
+                             &block_iperm);
   if (code != METIS_OK) return code;
   perm->resize(n);
   iperm->resize(n);

@@ -90,8 +90,12 @@ constexpr double kBlockOrderingMinEdgeRatio = 3.0;
 // ordered without blocks: 1 orders J 20 % faster at the same fill (refine-2
 // wall: 0.41 s instead of 0.52 s, estimated flops 2.99-3.01e10 against
 // 2.99-3.03e10 over three seeds; elastic bar: 0.14 s instead of 0.17 s,
-// 1.70-1.71e9 against 1.69-1.71e9; bench/results/refine2_speed.md). Smaller
-// graphs keep METIS' default, and their orderings bit for bit.
+// 1.70-1.71e9 against 1.69-1.71e9; bench/results/refine2_speed.md). The
+// quotients of the block ordering (always of such sizes) use it too: on the
+// refine-2 gravity steps J's LDL^T then takes 1.71e10 flops instead of
+// 1.79e10 and METIS 0.06 s instead of 0.08 s; the elastic bar 2.41e9 instead
+// of 2.42e9 (bench/results/early_factorization.md, session 14). Smaller graphs
+// keep METIS' default, and their orderings bit for bit.
 constexpr int kLargeGraphRefinementIterations = 1;
 
 // What an ordering did: by_blocks when the block ordering applied; the
