@@ -15,34 +15,26 @@ static_assert(std::is_same_v<idx_t, int>,
               "fcsn passes int arrays to METIS: it needs a METIS built with "
               "IDXTYPEWIDTH 32");
 
-AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
-  const int n = pattern.n;
-  AdjacencyGraph graph;
-  // Degree upper bound of each vertex in J + J^T: its column entries plus its
-  // row entries.
-  std::vector<int> count(n + 1, 0);
-  for (int j = 0; j < n; ++j) {
-    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
-      const int i = pattern.row_index[p];
-      if (i == j) continue;
-      ++count[i + 1];
-      ++count[j + 1];
-    }
-  }
+namespace {
+
+// The graph on n vertices whose edges are the pairs (a, b) that
+// for_each_pair passes to its callback, each pair both ways, every list
+// sorted without duplicates. for_each_pair runs twice: to count, to fill.
+template <typename ForEachPair>
+AdjacencyGraph UndirectedGraph(int n, const ForEachPair& for_each_pair) {
   std::vector<int> start(n + 1, 0);
-  std::partial_sum(count.begin(), count.end(), start.begin());
+  for_each_pair([&start](int a, int b) {
+    ++start[a + 1];
+    ++start[b + 1];
+  });
+  std::partial_sum(start.begin(), start.end(), start.begin());
   std::vector<int> neighbours(start[n]);
   std::vector<int> fill(start.begin(), start.end() - 1);
-  for (int j = 0; j < n; ++j) {
-    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
-      const int i = pattern.row_index[p];
-      if (i == j) continue;
-      neighbours[fill[i]++] = j;
-      neighbours[fill[j]++] = i;
-    }
-  }
-  // Sort and deduplicate each list (a symmetric pair (i, j), (j, i) appears
-  // twice).
+  for_each_pair([&](int a, int b) {
+    neighbours[fill[a]++] = b;
+    neighbours[fill[b]++] = a;
+  });
+  AdjacencyGraph graph;
   graph.offsets.assign(n + 1, 0);
   graph.adjacency.reserve(neighbours.size());
   for (int v = 0; v < n; ++v) {
@@ -54,6 +46,21 @@ AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
     graph.offsets[v + 1] = static_cast<int>(graph.adjacency.size());
   }
   return graph;
+}
+
+}  // namespace
+
+AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
+  // Every off-diagonal entry, both ways (a pair stored both ways appears
+  // twice until the lists are deduplicated).
+  return UndirectedGraph(pattern.n, [&pattern](const auto& add) {
+    for (int j = 0; j < pattern.n; ++j) {
+      for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+        const int i = pattern.row_index[p];
+        if (i != j) add(i, j);
+      }
+    }
+  });
 }
 
 double EstimatedReanalysisSeconds(const OrderingReport& report,
@@ -142,35 +149,14 @@ AdjacencyGraph QuotientGraphOfPattern(const SparsityPattern& pattern,
     }
     column_start[k + 1] = static_cast<int>(column_blocks.size());
   }
-  // Both directions of every block pair, then sorted without duplicates.
-  std::vector<int> count(blocks + 1, 0);
-  for (int k = 0; k < blocks; ++k) {
-    for (int q = column_start[k]; q < column_start[k + 1]; ++q) {
-      ++count[k + 1];
-      ++count[column_blocks[q] + 1];
+  // Both directions of every block pair, sorted without duplicates.
+  AdjacencyGraph quotient = UndirectedGraph(blocks, [&](const auto& add) {
+    for (int k = 0; k < blocks; ++k) {
+      for (int q = column_start[k]; q < column_start[k + 1]; ++q) {
+        add(k, column_blocks[q]);
+      }
     }
-  }
-  std::partial_sum(count.begin(), count.end(), count.begin());
-  std::vector<int> neighbours(count[blocks]);
-  std::vector<int> fill(count.begin(), count.end() - 1);
-  for (int k = 0; k < blocks; ++k) {
-    for (int q = column_start[k]; q < column_start[k + 1]; ++q) {
-      const int l = column_blocks[q];
-      neighbours[fill[k]++] = l;
-      neighbours[fill[l]++] = k;
-    }
-  }
-  AdjacencyGraph quotient;
-  quotient.offsets.assign(blocks + 1, 0);
-  quotient.adjacency.reserve(neighbours.size());
-  for (int k = 0; k < blocks; ++k) {
-    auto first = neighbours.begin() + count[k];
-    auto last = neighbours.begin() + count[k + 1];
-    std::sort(first, last);
-    last = std::unique(first, last);
-    quotient.adjacency.insert(quotient.adjacency.end(), first, last);
-    quotient.offsets[k + 1] = static_cast<int>(quotient.adjacency.size());
-  }
+  });
   *graph_edges = SymmetrizedEdges(pattern);
   return quotient;
 }
