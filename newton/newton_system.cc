@@ -28,15 +28,13 @@ int Slot(const SparsityPattern& p, int row, int col) {
 void SortUnique(std::vector<int>* rows, int first) {
   if (static_cast<int>(rows->size()) <= first) return;  // an empty column
   const auto begin = rows->begin() + first;
-  auto diagonal = rows->end() - 1;
-  // The diagonal was appended last: move it to its place if the rest ascend.
-  if (std::adjacent_find(begin, diagonal, std::greater_equal<int>()) ==
-      diagonal) {
-    const auto place = std::lower_bound(begin, diagonal, *diagonal);
-    if (place != diagonal && *place == *diagonal) {
+  const auto last = rows->end() - 1;
+  if (std::adjacent_find(begin, last, std::greater_equal<int>()) == last) {
+    const auto place = std::lower_bound(begin, last, *last);
+    if (place != last && *place == *last) {
       rows->pop_back();
     } else {
-      std::rotate(place, diagonal, rows->end());
+      std::rotate(place, last, rows->end());
     }
     return;
   }
@@ -44,9 +42,10 @@ void SortUnique(std::vector<int>* rows, int first) {
   rows->erase(std::unique(begin, rows->end()), rows->end());
 }
 
-// slots[k] = position in J's values of the k-th stored entry of A (n_a
-// columns, J's columns column0 + j), by a merge of A's column with J's (both
-// ascending) or, for a column of A stored unsorted, by binary search.
+// slots[k] = position in J's values of the k-th stored entry of A, whose
+// column j is J's column column0 + j: a merge of the two columns (both
+// ascending), the scan restarted from the column's top where A's rows do not
+// ascend.
 void ColumnSlots(const SparseMatrix& A,
                  const SparsityPattern& p,
                  int column0,
