@@ -17,9 +17,10 @@ static_assert(std::is_same_v<idx_t, int>,
 
 namespace {
 
-// The graph on n vertices whose edges are the pairs (a, b) that
-// for_each_pair passes to its callback, each pair both ways, every list
-// sorted without duplicates. for_each_pair runs twice: to count, to fill.
+// The graph on n vertices whose edges are the vertex pairs the enumerator
+// hands to its callback, each pair stored both ways and every neighbour list
+// sorted without duplicates. The enumerator runs twice: once to count the
+// pairs per vertex, once to place them.
 template <typename ForEachPair>
 AdjacencyGraph UndirectedGraph(int n, const ForEachPair& for_each_pair) {
   std::vector<int> start(n + 1, 0);
