@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "linalg/factor_storage.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_memory_options.h"
 
@@ -231,6 +233,7 @@ class Instance {
     for (int attempt = 0;; ++attempt) {
       // Working-space relaxation in percent; raised by the workspace retries.
       IcntlOf(id_, 14) = workspace->relaxation_percent;
+      AttachStorage();
       (distributed_ ? id_.a_loc : id_.a) = values_.data();
       Call(kJobFactorize);
       const int info1 = InfogOf(id_, 1);
@@ -364,6 +367,20 @@ class Instance {
     }
   }
 
+  // S in fcsn's FactorStorage (WK_USER, LWK_USER; linalg/factor_storage.h)
+  // for an in-core, full-rank factorization of centralized input. MUMPS
+  // allocates S itself otherwise, or when the buffer cannot be had.
+  void AttachStorage() {
+    id_.wk_user = nullptr;
+    id_.lwk_user = 0;
+    if (IcntlOf(id_, 22) != 0 || IcntlOf(id_, 35) != 0 || distributed_) return;
+    const std::optional<UserWorkspace> workspace =
+        UserWorkspaceFor(id_.info[7], IcntlOf(id_, 14), sizeof(Real));
+    if (!workspace || !storage_.Reserve(workspace->bytes)) return;
+    id_.wk_user = static_cast<Real*>(storage_.data());
+    id_.lwk_user = workspace->lwk_user;
+  }
+
   void Call(int job) {
     id_.job = job;
     Arithmetic<Real>::Run(&id_);
@@ -450,63 +467,11 @@ class Instance {
   bool factorized_ = false;
   bool distributed_ = false;     // ICNTL(18) = 3: values_ is A_loc
   std::vector<Real> values_;     // MUMPS' A (or A_loc) array, input order
+  FactorStorage storage_;        // S: fronts and in-core factors
   std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
 };
 
 }  // namespace
-
-// Name of the ordering MUMPS reports in INFOG(7), whose values follow ICNTL(29)
-// after a parallel analysis (INFOG(32) = 2) and ICNTL(7) otherwise.
-std::string MumpsOrderingName(int infog7, int infog32, bool given_is_metis) {
-  if (infog32 == 2) {
-    switch (infog7) {
-      case 1:
-        return "ptscotch";
-      case 2:
-        return "parmetis";
-      default:
-        return "unknown";
-    }
-  }
-  switch (infog7) {
-    case 0:
-      return "amd";
-    case 1:
-      return given_is_metis ? "metis" : "user";
-    case 2:
-      return "amf";
-    case 3:
-      return "scotch";
-    case 4:
-      return "pord";
-    case 5:
-      return "metis-mumps";
-    case 6:
-      return "qamd";
-    default:
-      return "unknown";
-  }
-}
-
-int MumpsOrderingIcntl7(Ordering ordering) {
-  switch (ordering) {
-    case Ordering::kMetis:
-      return 1;  // given by fcsn through PERM_IN
-    case Ordering::kScotch:
-      return 3;
-    case Ordering::kAmd:
-      return 0;
-    case Ordering::kAuto:
-      return 7;
-    case Ordering::kPtScotch:
-      return 3;  // SCOTCH, when MUMPS analyses sequentially (one process)
-  }
-  return 7;
-}
-
-long long MumpsCount(int value) {
-  return value >= 0 ? value : -static_cast<long long>(value) * 1000000LL;
-}
 
 template <typename Real>
 struct MumpsInstance<Real>::Impl {

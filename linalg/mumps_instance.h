@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "linalg/linear_solver.h"
+#include "linalg/mumps_codes.h"
 
 namespace fcsn::internal {
 
@@ -72,14 +73,6 @@ struct MumpsWorkspace {
   int relaxation_percent = 0;
   int retries = 0;
 };
-
-// ICNTL(7) for `ordering` (1 for kMetis: the ordering is given by fcsn).
-int MumpsOrderingIcntl7(Ordering ordering);
-// Name of the ordering MUMPS reports in INFOG(7) (LinearSolverStats), after
-// the analysis INFOG(32) says was done (1 sequential, 2 parallel).
-std::string MumpsOrderingName(int infog7, int infog32, bool given_is_metis);
-// An INFOG count: overflowing counts are returned negative, in millions.
-long long MumpsCount(int value);
 
 template <typename Real>
 class MumpsInstance {
