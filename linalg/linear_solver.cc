@@ -235,13 +235,15 @@ LinearSolverStatus LinearSolver::CheckedFactorize(bool symmetric,
 }
 
 LinearSolverStatus LinearSolver::Solve(Eigen::VectorXd* rhs,
-                                       std::string* message) {
-  return CheckedSolve(/*unrefined=*/false, rhs, message);
+                                       std::string* message,
+                                       const ResidualTest& sufficient) {
+  return CheckedSolve(
+      /*unrefined=*/false, rhs, sufficient ? &sufficient : nullptr, message);
 }
 
 LinearSolverStatus LinearSolver::SolveUnrefined(Eigen::VectorXd* rhs,
                                                 std::string* message) {
-  return CheckedSolve(/*unrefined=*/true, rhs, message);
+  return CheckedSolve(/*unrefined=*/true, rhs, nullptr, message);
 }
 
 LinearSolverStatus LinearSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
@@ -251,6 +253,7 @@ LinearSolverStatus LinearSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
 
 LinearSolverStatus LinearSolver::CheckedSolve(bool unrefined,
                                               Eigen::VectorXd* rhs,
+                                              const ResidualTest* sufficient,
                                               std::string* message) {
   if (!factorized_) {
     return Report(LinearSolverStatus::kNotReady,
@@ -264,10 +267,12 @@ LinearSolverStatus LinearSolver::CheckedSolve(bool unrefined,
   const SteadyClock::time_point start = SteadyClock::now();
   ++stats_.solves;
   refactorization_seconds_ = 0;
+  sufficient_ = sufficient;
   LinearSolverStatus status = LinearSolverStatus::kSuccess;
   if (pattern_.n > 0) {
     status = unrefined ? DoSolveUnrefined(rhs, message) : DoSolve(rhs, message);
   }
+  sufficient_ = nullptr;
   if (status == LinearSolverStatus::kSuccess && !rhs->allFinite()) {
     status = Report(LinearSolverStatus::kSingular,
                     "the solve produced non-finite entries: the matrix is "

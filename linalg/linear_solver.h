@@ -55,6 +55,7 @@
 #define FCSN_LINALG_LINEAR_SOLVER_H_
 
 #include <Eigen/Core>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -108,6 +109,9 @@ struct SparsityPattern {
 std::string CheckPattern(const SparsityPattern& pattern);
 
 // Outcome of each phase. Names (ToString) in quotes.
+// A caller's test on a residual r = b - J x (LinearSolver::Solve).
+using ResidualTest = std::function<bool(const Eigen::VectorXd& residual)>;
+
 enum class LinearSolverStatus {
   // "success"
   kSuccess,
@@ -236,8 +240,16 @@ class LinearSolver {
   LinearSolverStatus FactorizeSymmetric(const double* values,
                                         std::string* message);
   // rhs := J^-1 rhs with the last successful factorization; size n.
+  // `sufficient` (optional) is the caller's accuracy need: under
+  // FactorizationPrecision::kMixed the refinement also stops at the first
+  // residual r = b - J x with sufficient(r) true (a Newton direction needs no
+  // linear residual below the order of the tolerance). Without it, or where
+  // it is never true, the refinement's own backward-error target decides: a
+  // solution as accurate as a double-precision solve. Backends that do not
+  // refine ignore it.
   LinearSolverStatus Solve(Eigen::VectorXd* rhs_in_solution_out,
-                           std::string* message);
+                           std::string* message,
+                           const ResidualTest& sufficient = {});
   // rhs := (L U)^-1 rhs with the stored factors as they are: the same as
   // Solve() except under FactorizationPrecision::kMixed, where the
   // single-precision factors are applied once without the refinement in double
@@ -256,6 +268,9 @@ class LinearSolver {
   // For DoSolve: the factors were lost (a refactorization inside the solve
   // failed); Solve() answers kNotReady until the next successful Factorize().
   void DiscardFactorization() { factorized_ = false; }
+  // For DoSolve: the current Solve()'s `sufficient`, nullptr when it has
+  // none (and in SolveUnrefined()).
+  const ResidualTest* sufficient() const { return sufficient_; }
   // For DoSolve: `seconds` of the current solve refactorized the matrix (e.g.
   // a fallback to double precision); they are counted once, in
   // factorization_seconds, and not in solve_seconds.
@@ -305,13 +320,15 @@ class LinearSolver {
   // Solve() and SolveUnrefined(): the checks, counters and timings.
   LinearSolverStatus CheckedSolve(bool unrefined,
                                   Eigen::VectorXd* rhs,
+                                  const ResidualTest* sufficient,
                                   std::string* message);
 
   SparsityPattern pattern_;
   bool analyzed_ = false;
   bool factorized_ = false;
-  double refactorization_seconds_ = 0;  // of the current Solve() call
-  double reanalysis_seconds_ = 0;       // of the current Factorize() call
+  double refactorization_seconds_ = 0;        // of the current Solve() call
+  const ResidualTest* sufficient_ = nullptr;  // of the current Solve() call
+  double reanalysis_seconds_ = 0;             // of the current Factorize() call
   LinearSolverStats stats_;
 };
 

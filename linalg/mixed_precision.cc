@@ -99,8 +99,15 @@ LinearSolverStatus MixedPrecisionFactorization::FactorizeLowOrHigh(
 
 LinearSolverStatus MixedPrecisionFactorization::Solve(Eigen::VectorXd* rhs,
                                                       std::string* message) {
+  return Solve(rhs, nullptr, message);
+}
+
+LinearSolverStatus MixedPrecisionFactorization::Solve(
+    Eigen::VectorXd* rhs,
+    const ResidualTest* sufficient,
+    std::string* message) {
   if (!use_low_) return high_->Solve(rhs, message);
-  if (Refine(rhs, message)) {
+  if (Refine(rhs, sufficient, message)) {
     consecutive_fallbacks_ = 0;
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
@@ -123,6 +130,7 @@ LinearSolverStatus MixedPrecisionFactorization::SolveUnrefined(
 }
 
 bool MixedPrecisionFactorization::Refine(Eigen::VectorXd* rhs,
+                                         const ResidualTest* sufficient,
                                          std::string* message) {
   b_ = *rhs;
   x_.setZero(pattern_->n);
@@ -142,7 +150,8 @@ bool MixedPrecisionFactorization::Refine(Eigen::VectorXd* rhs,
     x_ += correction_;
     if (!x_.allFinite()) return false;
     const double error = BackwardError(x_, b_, &residual_);
-    if (error <= refinement_tolerance_) {
+    if (error <= refinement_tolerance_ ||
+        (sufficient != nullptr && (*sufficient)(residual_))) {
       *rhs = x_;
       return true;
     }

@@ -14,7 +14,9 @@
 //                   x += LU_low^-1 r,   r = b - J x   (r in double)
 //                 until the normwise backward error
 //                   ||r||_inf / (||J||_inf ||x||_inf + ||b||_inf)
-//                 is <= refinement_tolerance. When a step does not halve
+//                 is <= refinement_tolerance, or the caller's test of r
+//                 (LinearSolver::Solve's `sufficient`) is true. When a step
+//                 does not halve
 //                 ||r||_inf, a correction overflows float, or
 //                 max_refinement_steps are spent, J is refactorized with
 //                 LU_high (a fallback) and b solved with it.
@@ -80,6 +82,12 @@ class MixedPrecisionFactorization final : public NumericFactorization {
   LinearSolverStatus Factorize(const double* values,
                                std::string* message) override;
   LinearSolverStatus Solve(Eigen::VectorXd* rhs, std::string* message) override;
+  // Solve() whose refinement also stops at the first residual r with
+  // (*sufficient)(r) true (LinearSolver::Solve; nullptr: the backward-error
+  // target alone).
+  LinearSolverStatus Solve(Eigen::VectorXd* rhs,
+                           const ResidualTest* sufficient,
+                           std::string* message);
   // rhs := LU^-1 rhs with the current factors once, without refinement or
   // fallback (LinearSolver::SolveUnrefined).
   LinearSolverStatus SolveUnrefined(Eigen::VectorXd* rhs, std::string* message);
@@ -100,7 +108,9 @@ class MixedPrecisionFactorization final : public NumericFactorization {
   LinearSolverStatus FactorizeHigh(std::string* message);
   // True and *rhs = x when the refinement reaches the tolerance; false (rhs
   // unchanged) otherwise.
-  bool Refine(Eigen::VectorXd* rhs, std::string* message);
+  bool Refine(Eigen::VectorXd* rhs,
+              const ResidualTest* sufficient,
+              std::string* message);
   // Normwise backward error of x for J x = b, with *residual = b - J x.
   double BackwardError(const Eigen::VectorXd& x,
                        const Eigen::VectorXd& b,

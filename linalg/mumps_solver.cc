@@ -453,9 +453,11 @@ LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
                                         std::string* message) {
   Impl& m = *impl_;
   NumericFactorization& active = m.active();
-  const MixedPrecisionFactorization& mixed = m.active_mixed();
+  MixedPrecisionFactorization& mixed = m.active_mixed();
   const double refactorization_before = mixed.refactorization_seconds();
-  const LinearSolverStatus status = active.Solve(rhs, message);
+  const LinearSolverStatus status =
+      m.single_enabled ? mixed.Solve(rhs, sufficient(), message)
+                       : active.Solve(rhs, message);
   CountRefactorizationSeconds(mixed.refactorization_seconds() -
                               refactorization_before);
   m.CopyCounters(&mutable_stats());

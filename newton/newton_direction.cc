@@ -70,7 +70,8 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
                                        system.n() + system.m());
   if (AdoptEarlyFactors(system, run)) {
-    const LinearSolverStatus status = Solve(linear, run, DG, message);
+    const LinearSolverStatus status =
+        Solve(linear, run, DG, options.tolerance, message);
     if (status == LinearSolverStatus::kSuccess) {
       reusable_factors_ = true;
       slope_ = -merit * merit;
@@ -95,7 +96,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
     status = FactorizeRegularized(options, system, linear, run, merit, message);
   }
   if (status == LinearSolverStatus::kSuccess)
-    status = Solve(linear, run, DG, message);
+    status = Solve(linear, run, DG, options.tolerance, message);
   // Mixed precision can find J singular only in Solve(), when its
   // double-precision refactorization sees what the single one did not.
   if (status == LinearSolverStatus::kSingular && may_regularize &&
@@ -103,7 +104,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
     previous_singular_ = true;
     status = FactorizeRegularized(options, system, linear, run, merit, message);
     if (status == LinearSolverStatus::kSuccess)
-      status = Solve(linear, run, DG, message);
+      status = Solve(linear, run, DG, options.tolerance, message);
   }
   reusable_factors_ = status == LinearSolverStatus::kSuccess;
   if (status != LinearSolverStatus::kSuccess) return status;
@@ -167,19 +168,24 @@ double NewtonDirection::ForcingTerm(double merit,
   // 0.1 gave 10-13 Newton iterations instead of 7 on the refine-2 warm shear
   // steps, 0.03 up to 12; 0.01 keeps the count (bench/results/krylov_reuse.md).
   constexpr double kMaxForcing = 1e-2;
+  // No oversolving: eta_k >= SufficientResidual(tol) / ||D G_k||.
+  const double eta = kGamma * std::pow(merit / previous_merit, kAlpha);
+  const double floor =
+      merit > 0.0 ? SufficientResidual(tolerance) / merit : 0.0;
+  return std::min(kMaxForcing, std::max(eta, floor));
+}
+
+double NewtonDirection::SufficientResidual(double tolerance) {
   // No oversolving (Kelley, Iterative Methods for Linear and Nonlinear
   // Equations, SIAM 1995, §6.3): a linear residual below the order of the
-  // tolerance cannot make the last iterate more converged, so eta_k >=
-  // kOversolving tolerance / ||D G_k||; the merit is the weighted residual,
-  // of the order of the relative measures the tolerance bounds. Kelley takes
-  // 0.5; 1 (a linear residual of tol in merit units) took the second
-  // iteration of the refine-2 gravity steps from 6-8 FGMRES iterations to
-  // 4-6 (0.5: 6) with §9.1 errors <= 2e-10 at tol 1e-8, and changed no count
-  // on the refine-2 shear steps (bench/results/early_factorization.md).
+  // tolerance cannot make the last iterate more converged; the merit is the
+  // weighted residual, of the order of the relative measures the tolerance
+  // bounds. Kelley takes 0.5 tol; 1 tol took the second iteration of the
+  // refine-2 gravity steps from 6-8 FGMRES iterations to 4-6 (0.5: 6) with
+  // §9.1 errors <= 2e-10 at tol 1e-8, and changed no count on the refine-2
+  // shear steps (bench/results/early_factorization.md).
   constexpr double kOversolving = 1.0;
-  const double eta = kGamma * std::pow(merit / previous_merit, kAlpha);
-  const double floor = merit > 0.0 ? kOversolving * tolerance / merit : 0.0;
-  return std::min(kMaxForcing, std::max(eta, floor));
+  return kOversolving * tolerance;
 }
 
 void NewtonDirection::MultiplyScaled(const NewtonSystem& system,
@@ -210,7 +216,7 @@ bool NewtonDirection::ReuseFactors(const NewtonSystem& system,
   std::string ignored;  // a failed preconditioner only means: factorize
   auto precondition = [&](Eigen::VectorXd* x) {
     ++summary.linear_solves;
-    return SolveFactors(linear, run, /*refined=*/false, x, &ignored);
+    return SolveFactors(linear, run, /*refined=*/false, 0.0, x, &ignored);
   };
   const Eigen::VectorXd b = -DG;
   const GmresResult result =
@@ -321,11 +327,20 @@ bool NewtonDirection::AdoptEarlyFactors(const NewtonSystem& system,
 LinearSolverStatus NewtonDirection::SolveFactors(LinearSolver* linear,
                                                  const SolveRun& run,
                                                  bool refined,
+                                                 double sufficient_residual,
                                                  Eigen::VectorXd* x,
                                                  std::string* message) {
   if (early_) x->array() /= early_rows_.array();
-  const LinearSolverStatus status =
-      refined ? linear->Solve(x, message) : linear->SolveUnrefined(x, message);
+  // The residual of the factorized system, in the scaled system's units:
+  // P0's residual r0 is L^-1 times the scaled system's.
+  auto sufficient = [&](const Eigen::VectorXd& r) {
+    const double norm =
+        early_ ? (r.array() * early_rows_.array()).matrix().norm() : r.norm();
+    return norm <= sufficient_residual;
+  };
+  const LinearSolverStatus status = refined
+                                        ? linear->Solve(x, message, sufficient)
+                                        : linear->SolveUnrefined(x, message);
   if (early_) {
     x->head(run.problem->n()) /= early_column_v_;
     x->tail(run.problem->m()) /= early_column_r_;
@@ -336,14 +351,19 @@ LinearSolverStatus NewtonDirection::SolveFactors(LinearSolver* linear,
 LinearSolverStatus NewtonDirection::Solve(LinearSolver* linear,
                                           const SolveRun& run,
                                           const Eigen::VectorXd& DG,
+                                          double tolerance,
                                           std::string* message) {
   SolverSummary& summary = *run.summary;
   ScopedTimer timer(&summary.timings.linear_solve);
   const int n = run.problem->n();
   const int m = run.problem->m();
   d_ = -DG;
-  LinearSolverStatus status =
-      SolveFactors(linear, run, /*refined=*/true, &d_, message);
+  LinearSolverStatus status = SolveFactors(linear,
+                                           run,
+                                           /*refined=*/true,
+                                           SufficientResidual(tolerance),
+                                           &d_,
+                                           message);
   ++summary.linear_solves;
   d_.head(n) *= run.column_v;
   d_.tail(m) *= run.column_r;

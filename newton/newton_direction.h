@@ -6,6 +6,14 @@
 //   (D J C) y = -D G,   d = C y,
 //
 // by one numeric factorization of D J C on the analysed pattern and one solve.
+// A solve on single-precision factors refined in double precision
+// (FactorizationPrecision::kMixed) stops refining once
+//
+//   ||D G + D J C y|| <= SufficientResidual(tol) = tol
+//
+// (or at its own backward-error target, whichever comes first): a linear
+// residual below the order of the tolerance cannot make the iterate more
+// converged, the rule of the forcing term's floor below.
 // When D J C is singular (rank-deficient H with sticking contacts) and
 // SolverOptions::singular_regularization = delta0 > 0, the proximal matrix
 //
@@ -125,6 +133,9 @@ class NewtonDirection {
   static double ForcingTerm(double merit,
                             double previous_merit,
                             double tolerance);
+  // The linear residual ||D G + D J C y|| below which a direction is solved
+  // beyond need at the solve's tolerance (the floor of ForcingTerm).
+  static double SufficientResidual(double tolerance);
 
  private:
   // D J C factored unless the last J was singular and may be regularized.
@@ -169,16 +180,21 @@ class NewtonDirection {
   // L P0 R at this iterate (consumed either way); sets the transform.
   bool AdoptEarlyFactors(const NewtonSystem& system, const SolveRun& run);
   // x := P^-1 x with the linear solver's factors P (unrefined or refined),
-  // through L and R when they are the early P0's.
+  // through L and R when they are the early P0's. A refined solve may stop
+  // once its residual, in the units of D J C, has a 2-norm <=
+  // sufficient_residual (LinearSolver::Solve).
   LinearSolverStatus SolveFactors(LinearSolver* linear,
                                   const SolveRun& run,
                                   bool refined,
+                                  double sufficient_residual,
                                   Eigen::VectorXd* x,
                                   std::string* message);
-  // d = C y with (D J C) y = -D G on the current factors.
+  // d = C y with (D J C) y = -D G on the current factors, to a residual of
+  // at most SufficientResidual(tolerance) or a refined solve's accuracy.
   LinearSolverStatus Solve(LinearSolver* linear,
                            const SolveRun& run,
                            const Eigen::VectorXd& DG,
+                           double tolerance,
                            std::string* message);
 
   // D J C when J was last factorized (before any regularization).

@@ -120,6 +120,49 @@ TEST_F(MixedPrecisionTest, RefinementReachesDoublePrecisionAccuracy) {
   EXPECT_EQ(mixed_->refactorization_seconds(), 0.0);
 }
 
+TEST_F(MixedPrecisionTest, RefinementStopsAtTheCallersSufficientResidual) {
+  SetUpFor(RandomUnsymmetric(120, 3, 0.2, 5));
+  ASSERT_EQ(Factorize(), LinearSolverStatus::kSuccess);
+  const Eigen::SparseMatrix<double> J =
+      ToEigen(system_.pattern, system_.values);
+  std::srand(3);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(system_.pattern.n);
+  std::string message;
+  // Full refinement: the steps it takes, and the residual of each prefix.
+  Eigen::VectorXd full = b;
+  ASSERT_EQ(mixed_->Solve(&full, &message), LinearSolverStatus::kSuccess);
+  const int full_steps = mixed_->refinement_steps();
+  ASSERT_GE(full_steps, 2);
+  // A single-precision solve leaves ||r|| ~ 1e-6 ||b||: asking for 1e-3 ||b||
+  // stops after it, with the residual within what was asked.
+  Eigen::VectorXd x = b;
+  const double sufficient = 1e-3 * b.norm();
+  const ResidualTest test = [&](const Eigen::VectorXd& r) {
+    return r.norm() <= sufficient;
+  };
+  ASSERT_EQ(mixed_->Solve(&x, &test, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(mixed_->refinement_steps() - full_steps, 1);
+  EXPECT_LE((b - J * x).norm(), sufficient);
+  EXPECT_GT(BackwardError(J, x, b), tolerance_);
+  // No test: the full refinement.
+  x = b;
+  ASSERT_EQ(mixed_->Solve(&x, nullptr, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(mixed_->refinement_steps() - full_steps - 1, full_steps);
+  EXPECT_LE(BackwardError(J, x, b), tolerance_);
+  // A test that is never true changes nothing either: the backward-error
+  // target stops the refinement; the test saw every residual before that.
+  int calls = 0;
+  const ResidualTest never = [&](const Eigen::VectorXd&) {
+    ++calls;
+    return false;
+  };
+  x = b;
+  ASSERT_EQ(mixed_->Solve(&x, &never, &message), LinearSolverStatus::kSuccess);
+  EXPECT_EQ(calls, full_steps - 1);
+  EXPECT_EQ(mixed_->refinement_steps() - 2 * full_steps - 1, full_steps);
+  EXPECT_EQ(mixed_->precision_fallbacks(), 0);
+}
+
 TEST_F(MixedPrecisionTest, UnrefinedSolveIsOneSinglePrecisionSolve) {
   SetUpFor(RandomUnsymmetric(120, 3, 0.2, 5));
   ASSERT_EQ(Factorize(), LinearSolverStatus::kSuccess);

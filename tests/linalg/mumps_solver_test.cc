@@ -259,6 +259,34 @@ TEST(MumpsMixedPrecision, RefinedSolutionHasDoublePrecisionBackwardError) {
   EXPECT_EQ(solver->stats().precision_fallbacks, 0);
 }
 
+TEST(MumpsMixedPrecision, RefinementStopsAtTheCallersSufficientResidual) {
+  // LinearSolver::Solve's sufficient_residual reaches the decorator: the
+  // refinement stops once ||b - J x||_2 is within it, after fewer single
+  // solves than the full one.
+  const TestSystem system =
+      ContactSaddlePoint(/*k=*/5, /*contacts=*/20, /*state_seed=*/1);
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
+  ASSERT_LE(FactorizeAndSolve(solver.get(), system, 8),
+            LinearSolverOptions().refinement_tolerance);
+  const int full_steps = solver->stats().refinement_steps;
+  ASSERT_GE(full_steps, 2);
+  const Eigen::SparseMatrix<double> J = ToEigen(system.pattern, system.values);
+  const Eigen::VectorXd b = Eigen::VectorXd::Ones(system.pattern.n);
+  const double sufficient = 1e-4 * b.norm();
+  Eigen::VectorXd x = b;
+  std::string message;
+  ASSERT_EQ(solver->Solve(&x,
+                          &message,
+                          [&](const Eigen::VectorXd& r) {
+                            return r.norm() <= sufficient;
+                          }),
+            LinearSolverStatus::kSuccess)
+      << message;
+  EXPECT_LT(solver->stats().refinement_steps - full_steps, full_steps);
+  EXPECT_LE((b - J * x).norm(), sufficient);
+  EXPECT_EQ(solver->stats().precision_fallbacks, 0);
+}
+
 TEST(MumpsMixedPrecision, IllConditionedMatrixFallsBackToDouble) {
   // cond ~ 1e9: a single-precision LU (eps 6e-8) is no preconditioner, the
   // refinement stalls, and the double factorization takes over.
