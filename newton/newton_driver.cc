@@ -120,6 +120,16 @@ void NewtonDriver::TrackProgress(int k, double merit) {
   // the merit once before converging (wall problems: 0.3 -> 9 -> ... ->
   // 1e-9), which is progress, not a stall.
   if (k > progress_.start_iteration) progress_.merits.Add(merit);
+  // Nor is a cold start a restart point. It knows nothing of the contacts
+  // (v = r = 0, or only the resting contacts closed), so its merit, the
+  // balance residual alone, is often the least of the run, and a restart
+  // there repeats the same path under a smaller rho. A cold 688-contact wall
+  // step (LowWall_FEM-i00004-688-00238) failed that way after 100 iterations
+  // under boosts 30, 3, 1 and the Armijo safeguard; restarting from the least
+  // merit after the start it converges in 34, and another step in 26 instead
+  // of 36; the other 48 walls take no such restart
+  // (bench/results/cold_restart.md).
+  if (k == 0 && !run_->has_guess && run_->summary->nsgs_sweeps == 0) return;
   if (merit < progress_.least_merit) {
     progress_.least_merit = merit;
     least_merit_v_ = run_->v;

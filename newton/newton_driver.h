@@ -67,7 +67,8 @@ class NewtonDriver {
     int start_iteration = 0;
     // Least merit under the current rho; its iterate is where a rho reduction
     // restarts. (Merits under one rho are comparable and, unlike e_nat, do
-    // not depend on the units of M and f.)
+    // not depend on the units of M and f.) A cold start is left out
+    // (TrackProgress).
     double least_merit = std::numeric_limits<double>::infinity();
     // An Armijo search replaces full steps after a stall at the final rho.
     bool safeguarded = false;

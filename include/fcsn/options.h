@@ -126,7 +126,8 @@ struct RhoOptions {
   // merit has not dropped below `boost_stall_ratio` times its value
   // `boost_window` iterations earlier, divides the boost by `boost_reduction`
   // (> 1, never below 1) and restarts from the iterate of least merit under
-  // the boosted rho. The zero set of every residual is the same for all
+  // the boosted rho (a cold start itself excluded: its merit, that of the
+  // balance alone, says nothing of the contacts). The zero set of every residual is the same for all
   // rho > 0, so changing rho during a solve changes the path, not the answer.
   // Why 30: on the 50 masonry-wall problems at tol 1e-8 a larger rho identifies
   // the stick/slip set sooner (median Newton iterations 23 at boost 1, 17 at
