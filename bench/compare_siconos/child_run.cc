@@ -2,7 +2,6 @@
 #include "child_run.h"
 
 #include <fcntl.h>
-#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -14,12 +13,16 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "fcsn/error_measures.h"
+#include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
 #include "fcsn/types.h"
@@ -174,6 +177,36 @@ WireResult SolveWithFcsn(const fcsn::GlobalProblem& problem,
   _exit(ok ? 0 : 3);
 }
 
+// Replaces the forked process by this program in child mode; the pipe's
+// write end `fd` stays open across the exec.
+[[noreturn]] void ExecChild(int fd,
+                            const SolverSpec& spec,
+                            const RunConfig& config) {
+  auto number = [](double x) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.17g", x);
+    return std::string(text);
+  };
+  std::vector<std::string> args = {
+      "compare_siconos",
+      kChildFlag,
+      std::to_string(fd),
+      config.file,
+      config.m_storage,
+      spec.name,
+      number(config.tolerance),
+      number(config.time_limit),
+      std::to_string(config.siconos_max_iterations),
+      number(config.siconos_tol_factor),
+      number(config.mem_limit_gb),
+      config.log_path};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv("/proc/self/exe", argv.data());
+  _exit(127);
+}
+
 // ---------------------------------------------------------------- parent
 
 // What the parent collected from one child.
@@ -302,6 +335,37 @@ RepResult Decode(const ChildOutput& child,
 
 }  // namespace
 
+void ChildEntry(int argc, char** argv) {
+  constexpr int kArguments = 12;
+  const SolverSpec* spec = argc == kArguments ? FindSolver(argv[5]) : nullptr;
+  const auto storage =
+      argc == kArguments ? fcsn::MStorageFromString(argv[4]) : std::nullopt;
+  if (spec == nullptr || !storage) {
+    std::fprintf(stderr, "compare_siconos: bad child command line\n");
+    _exit(4);
+  }
+  RunConfig config;
+  config.file = argv[3];
+  config.m_storage = argv[4];
+  config.tolerance = std::strtod(argv[6], nullptr);
+  config.time_limit = std::strtod(argv[7], nullptr);
+  config.siconos_max_iterations = std::atoi(argv[8]);
+  config.siconos_tol_factor = std::strtod(argv[9], nullptr);
+  config.mem_limit_gb = std::strtod(argv[10], nullptr);
+  config.log_path = argv[11];
+  fcsn::ReadOptions read_options;
+  read_options.m_storage = *storage;
+  fcsn::GlobalProblem problem;
+  fcsn::FclibFileInfo info;
+  std::string error;
+  if (!fcsn::ReadGlobalProblem(
+          config.file, read_options, &problem, &info, &error)) {
+    std::fprintf(stderr, "compare_siconos: %s\n", error.c_str());
+    _exit(5);
+  }
+  ChildMain(std::atoi(argv[2]), problem, *spec, config);
+}
+
 RepResult RunOnce(const fcsn::GlobalProblem& problem,
                   double q_free_norm,
                   const SolverSpec& spec,
@@ -314,13 +378,6 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
   }
   std::fflush(stdout);
   std::fflush(stderr);
-  // The child starts from the parent's heap: chunks the parent freed (HDF5
-  // reading, the previous child's results) are shared copy-on-write, and the
-  // solver's first writes to them each copy a page, which a process of its
-  // own does not pay. Returning them to the system first gives every child a
-  // fresh process' memory; on a refine-2 wall step this took fcsn's median
-  // from 1.28 to 1.21-1.25 s (Siconos' runs start from the same state).
-  malloc_trim(0);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -330,7 +387,7 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
   }
   if (pid == 0) {
     close(fds[0]);
-    ChildMain(fds[1], problem, spec, config);
+    ExecChild(fds[1], spec, config);
   }
   close(fds[1]);
   const ChildOutput child = CollectChild(pid, fds[0], config.time_limit);

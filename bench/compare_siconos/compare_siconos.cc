@@ -4,9 +4,10 @@
 // formulations.md §9.1).
 //
 // Per problem x solver x tolerance x repetition, one fresh child process
-// (fork): the problem is read once by the parent with fcsn's reader and
-// inherited; the child builds the solver's own data, signals the parent, times
-// only the solve call, and sends back (time, counters, v, r) through a pipe.
+// (fork and exec of this program): the parent reads the problem once with
+// fcsn's reader for its judge, the child reads it again; the child builds the
+// solver's own data, signals the parent, times only the solve call, and sends
+// back (time, counters, v, r) through a pipe.
 // The parent kills a child that exceeds the time limit ("timeout"), recomputes
 // the errors from (v, r) with u = H^T v + w, and takes the median over the
 // repetitions. Fresh processes are required by Siconos 4.4 (about 0.5 GB leaked
@@ -22,6 +23,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -161,8 +163,9 @@ std::vector<std::string> ExpandInputs(const std::vector<std::string>& inputs) {
   return files;
 }
 
-// One problem, read once by the parent and inherited by every child.
+// One problem as the parent reads it (each child reads it again).
 struct LoadedProblem {
+  std::string file;
   std::string name;  // the file's stem
   fcsn::GlobalProblem problem;
   double q_free_norm = 0;
@@ -185,6 +188,7 @@ bool LoadProblem(const std::string& file,
     std::cerr << "compare_siconos: " << file << ": " << error << "\n";
     return false;
   }
+  loaded->file = file;
   loaded->name = fs::path(file).stem().string();
   std::cout << "== " << loaded->name << ": n=" << problem.n()
             << " m=" << problem.m() << " nc=" << problem.nc()
@@ -214,6 +218,8 @@ std::vector<RepResult> RunRepetitions(const LoadedProblem& lp,
     config.siconos_max_iterations = st.siconos_max_iterations;
     config.siconos_tol_factor = st.siconos_tol_factor;
     config.mem_limit_gb = o.mem_limit_gb;
+    config.file = lp.file;
+    config.m_storage = st.m_storage;
     if (!o.log_dir.empty()) {
       config.log_path = o.log_dir + "/" + lp.name + "." + spec.name + "." +
                         Fmt("%.0e", tol) + "." + std::to_string(k) + ".log";
@@ -334,4 +340,9 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace fcsn_bench
 
-int main(int argc, char** argv) { return fcsn_bench::Main(argc, argv); }
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], fcsn_bench::kChildFlag) == 0) {
+    fcsn_bench::ChildEntry(argc, argv);
+  }
+  return fcsn_bench::Main(argc, argv);
+}
