@@ -367,9 +367,10 @@ class Instance {
     }
   }
 
-  // S in fcsn's FactorStorage (WK_USER, LWK_USER; linalg/factor_storage.h)
-  // for an in-core, full-rank factorization of centralized input. MUMPS
-  // allocates S itself otherwise, or when the buffer cannot be had.
+  // Points MUMPS' S at fcsn's FactorStorage (WK_USER, LWK_USER; see
+  // linalg/factor_storage.h) when the factorization is in core, full rank and
+  // of centralized input. MUMPS allocates S itself otherwise, or when the
+  // buffer cannot be had.
   void AttachStorage() {
     id_.wk_user = nullptr;
     id_.lwk_user = 0;

@@ -189,8 +189,9 @@ class NewtonDirection {
                                   double sufficient_residual,
                                   Eigen::VectorXd* x,
                                   std::string* message);
-  // d = C y with (D J C) y = -D G on the current factors, to a residual of
-  // at most SufficientResidual(tolerance) or a refined solve's accuracy.
+  // The direction d = C y with (D J C) y = -D G on the current factors, to a
+  // residual of at most SufficientResidual(tolerance) or a refined solve's
+  // accuracy.
   LinearSolverStatus Solve(LinearSolver* linear,
                            const SolveRun& run,
                            const Eigen::VectorXd& DG,
