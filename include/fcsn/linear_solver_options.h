@@ -134,7 +134,10 @@ struct LinearSolverOptions {
   // kMixed (and kAuto when mixed): target normwise backward error of the
   // refined solution. 1e-14 is of the order of what a double-precision LU with
   // threshold pivoting attains (tens of eps = 2.2e-16), so the refined solution
-  // is as good as a double solve. Range [1e-16, 1e-6].
+  // is as good as a double solve. The Newton solver's directions stop refining
+  // earlier, once their residual in merit units is below SolverOptions::
+  // tolerance (more accuracy cannot make the iterate more converged).
+  // Range [1e-16, 1e-6].
   double refinement_tolerance = 1e-14;
 
   // kMixed (and kAuto when mixed): refinement steps (single-precision solves)
