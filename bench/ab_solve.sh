@@ -4,9 +4,10 @@
 # one after the other (interleaved, so both see the same load), under `nice -n -10` with
 # OPENBLAS_NUM_THREADS=$BLAS_THREADS (default 1; BLAS_THREADS=default leaves it unset, OpenBLAS'
 # own choice: one thread per core) and OPENBLAS_CORETYPE from scripts/blas_env.sh. One line per run:
-#   which  file  status  iterations  factorizations  early_factorizations_used  time_s  error
-# then the mean time_s of each binary. The load average is printed before and after: compare
-# only ratios of one run.
+#   which  file  status  iterations  factorizations  early_factorizations_used  time_s  error  cpu_s
+# (cpu_s: the process' user + system seconds, all threads, reading the file included), then per
+# file the medians of time_s and cpu_s of both binaries and their ratios, and the mean time_s of
+# each binary. The load average is printed before and after: compare only ratios of one run.
 #
 # Usage: BASE=/path/to/old/fcsn [NEW=build/bin/fcsn] [REPS=3] [TOL=1e-8] [EXTRA="..."] \
 #          [BLAS_THREADS=1|N|default] \
@@ -31,30 +32,45 @@ fi
 echo "OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-(unset)}"
 echo "load before: $(uptime)"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+json=$(mktemp)
+cpu=$(mktemp)
+trap 'rm -f "$out" "$json" "$cpu"' EXIT
 for ((rep = 1; rep <= REPS; ++rep)); do
   for file in "$@"; do
     for which in base new; do
       bin=$BASE
       [[ $which == new ]] && bin=$NEW
       # shellcheck disable=SC2086  # EXTRA holds several options
-      nice -n -10 "$bin" solve "$file" --tol "$TOL" --json --no-history $EXTRA |
-        /usr/bin/python3 -c '
+      /usr/bin/time -f "%U %S" -o "$cpu" \
+        nice -n -10 "$bin" solve "$file" --tol "$TOL" --json --no-history $EXTRA >"$json" || true
+      /usr/bin/python3 -c '
 import json, sys
-d = json.load(sys.stdin)
+d = json.load(open(sys.argv[3]))
+cpu = sum(float(x) for x in open(sys.argv[4]).read().split()[-2:])
 print(sys.argv[1], sys.argv[2], d["status"], d["iterations"], d["factorizations"],
-      d.get("early_factorizations_used", "-"), round(d["time_s"], 3), d["error"])' \
-          "$which" "$(basename "$file")" | tee -a "$out"
+      d.get("early_factorizations_used", "-"), round(d["time_s"], 3), d["error"], round(cpu, 2))' \
+        "$which" "$(basename "$file")" "$json" "$cpu" | tee -a "$out"
     done
   done
 done
 echo "load after: $(uptime)"
 /usr/bin/python3 - "$out" <<'PY'
-import sys
-times = {}
+import statistics, sys
+times, per_file = {}, {}
 for line in open(sys.argv[1]):
     p = line.split()
     times.setdefault(p[0], []).append(float(p[6]))
+    runs = per_file.setdefault(p[1], {}).setdefault(p[0], ([], []))
+    runs[0].append(float(p[6]))
+    runs[1].append(float(p[8]))
+for name, runs in per_file.items():
+    if "base" not in runs or "new" not in runs:
+        continue
+    (bt, bc), (nt, nc) = runs["base"], runs["new"]
+    t0, t1 = statistics.median(bt), statistics.median(nt)
+    c0, c1 = statistics.median(bc), statistics.median(nc)
+    print(f"{name}: median time_s {t0:.3f} -> {t1:.3f} ({t1 / t0:.3f}), "
+          f"cpu_s {c0:.2f} -> {c1:.2f} ({c1 / c0:.3f})")
 for which, t in times.items():
     print(f"{which}: mean {sum(t) / len(t):.3f} s over {len(t)} runs")
 if "base" in times and "new" in times:

@@ -27,7 +27,7 @@ packages=(
 )
 for arg in "$@"; do
   case "$arg" in
-    --bench) packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib) ;;
+    --bench) packages+=(libsiconos-numerics-dev python3-siconos python3-scipy python3-matplotlib time) ;;
     --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
     --mpi) packages+=(libmumps-dev libmumps-ptscotch-dev mpi-default-dev mpi-default-bin) ;;
   esac

@@ -117,6 +117,32 @@ TEST(MumpsSolver, MetisIpermThroughPermInGivesTheExpectedFill) {
   EXPECT_EQ(metis->stats().factor_entries, right_entries);
 }
 
+// A given ordering of a large pattern (n >= kBlockOrderingMinSize) is
+// analysed by column counts (ICNTL(58) = 2), a smaller one by MUMPS' default
+// (1, which keeps its bits); either analysis must predict the factors the
+// numeric phase then builds and solve to round-off.
+TEST(MumpsSolver, LargeGivenOrderingsAreAnalysedByColumnCounts) {
+  for (const int k : {12, 28}) {  // n = 1728 and 21,952
+    const TestSystem grid = Laplacian3D(k);
+    auto solver = MakeMumps(Ordering::kMetis);
+    std::string message;
+    ASSERT_EQ(solver->Analyze(grid.pattern, &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    const bool large = grid.pattern.n >= kBlockOrderingMinSize;
+    EXPECT_EQ(solver->Icntl(58), large ? 2 : 1) << "n = " << grid.pattern.n;
+    ASSERT_EQ(solver->Factorize(grid.values.data(), &message),
+              LinearSolverStatus::kSuccess)
+        << message;
+    EXPECT_EQ(solver->stats().factor_entries,
+              solver->stats().estimated_factor_entries);
+    Eigen::VectorXd x = Eigen::VectorXd::Ones(grid.pattern.n);
+    const Eigen::VectorXd b = x;
+    ASSERT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess);
+    EXPECT_LT(BackwardError(ToEigen(grid.pattern, grid.values), x, b), 1e-14);
+  }
+}
+
 TEST(MumpsSolver, RejectsAGivenOrderingThatIsNotAPermutation) {
   const TestSystem star = Arrowhead(10);
   auto solver = MakeMumps(Ordering::kMetis);
