@@ -17,8 +17,9 @@
 //
 // Usage: compare_siconos [options] [FILE.hdf5|DIR]...   (see --help)
 //
-// This file: the command line, the loop over problems x solvers x tolerances
-// x repetitions, and the console lines. solver_specs.h names the solvers,
+// This file: the command line, the loop over problems x tolerances x
+// repetitions, the solvers taking turns within each repetition, and the
+// console lines. solver_specs.h names the solvers,
 // child_run.h runs one repetition, report.h writes the CSV and Markdown.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "child_run.h"
@@ -200,41 +202,72 @@ bool LoadProblem(const std::string& file,
   return true;
 }
 
-// The repetitions of one row: at least --reps runs; more (up to --max-reps)
-// while the row's solves add up to less than --min-row-seconds, so that
-// millisecond solves get a stable median. Sorted by wall time.
-std::vector<RepResult> RunRepetitions(const LoadedProblem& lp,
-                                      const SolverSpec& spec,
-                                      double tol,
-                                      const CliOptions& o) {
+// One repetition of `spec` on `lp` at `tol`; k numbers the log file.
+RepResult RunRepetition(const LoadedProblem& lp,
+                        const SolverSpec& spec,
+                        double tol,
+                        int k,
+                        const CliOptions& o) {
   const Settings& st = o.st;
+  RunConfig config;
+  config.tolerance = tol;
+  config.time_limit = st.time_limit;
+  config.siconos_max_iterations = st.siconos_max_iterations;
+  config.siconos_tol_factor = st.siconos_tol_factor;
+  config.mem_limit_gb = o.mem_limit_gb;
+  config.file = lp.file;
+  config.m_storage = st.m_storage;
+  if (!o.log_dir.empty()) {
+    config.log_path = o.log_dir + "/" + lp.name + "." + spec.name + "." +
+                      Fmt("%.0e", tol) + "." + std::to_string(k) + ".log";
+  }
+  return RunOnce(lp.problem, lp.q_free_norm, spec, config);
+}
+
+// The repetitions of one row in progress: at least --reps runs; more (up to
+// --max-reps) while the row's solves add up to less than --min-row-seconds,
+// so that millisecond solves get a stable median; none after a timeout (more
+// would time out too).
+struct RowRuns {
+  const SolverSpec* spec = nullptr;
   std::vector<RepResult> reps;
   double row_seconds = 0;
-  for (int k = 0; k < st.max_reps; ++k) {
-    if (k >= st.reps && row_seconds >= st.min_row_seconds) break;
-    RunConfig config;
-    config.tolerance = tol;
-    config.time_limit = st.time_limit;
-    config.siconos_max_iterations = st.siconos_max_iterations;
-    config.siconos_tol_factor = st.siconos_tol_factor;
-    config.mem_limit_gb = o.mem_limit_gb;
-    config.file = lp.file;
-    config.m_storage = st.m_storage;
-    if (!o.log_dir.empty()) {
-      config.log_path = o.log_dir + "/" + lp.name + "." + spec.name + "." +
-                        Fmt("%.0e", tol) + "." + std::to_string(k) + ".log";
-    }
-    reps.push_back(RunOnce(lp.problem, lp.q_free_norm, spec, config));
-    if (reps.back().timeout) break;  // more would time out too
+  bool done = false;
+
+  void Add(RepResult rep, const Settings& st) {
+    const int k = static_cast<int>(reps.size()) + 1;
     // A crash costs no solve time; do not let it loop to max_reps.
-    row_seconds +=
-        reps.back().completed ? reps.back().seconds : st.min_row_seconds;
+    row_seconds += rep.completed ? rep.seconds : st.min_row_seconds;
+    done = rep.timeout || k >= st.max_reps ||
+           (k >= st.reps && row_seconds >= st.min_row_seconds);
+    reps.push_back(std::move(rep));
   }
-  std::sort(
-      reps.begin(), reps.end(), [](const RepResult& a, const RepResult& b) {
-        return a.seconds < b.seconds;
-      });
-  return reps;
+};
+
+// The repetitions of every solver's row on one problem and tolerance, taken
+// in turns (solver 1, solver 2, ..., solver 1, ...), so that a machine whose
+// speed drifts over minutes (a shared VM) slows every solver alike and the
+// ratios compare runs of the same minutes. Each row sorted by wall time.
+void RunInTurns(const LoadedProblem& lp,
+                double tol,
+                const CliOptions& o,
+                std::vector<RowRuns>* runs) {
+  for (int k = 0; k < o.st.max_reps; ++k) {
+    bool any = false;
+    for (RowRuns& r : *runs) {
+      if (r.done) continue;
+      r.Add(RunRepetition(lp, *r.spec, tol, k, o), o.st);
+      any = true;
+    }
+    if (!any) break;
+  }
+  for (RowRuns& r : *runs) {
+    std::sort(r.reps.begin(),
+              r.reps.end(),
+              [](const RepResult& a, const RepResult& b) {
+                return a.seconds < b.seconds;
+              });
+  }
 }
 
 // The row's median repetition, min/max wall time and median CPU time.
@@ -266,36 +299,60 @@ void PrintRow(const std::string& solver_name, double tol, const Row& row) {
   std::fflush(stdout);
 }
 
-// The rows of one solver on one problem, one per tolerance, loosest first;
-// after a timeout the tighter ones are skipped unless --no-skip.
-void RunSolver(const LoadedProblem& lp,
-               const SolverSpec& spec,
-               const CliOptions& o,
-               std::vector<Row>* rows) {
+// The row of `spec` on `lp` at `tol`, without its repetitions.
+Row EmptyRow(const LoadedProblem& lp,
+             const SolverSpec& spec,
+             double tol,
+             const Settings& st) {
+  Row row;
+  row.problem = lp.name;
+  row.n = lp.problem.n();
+  row.m = lp.problem.m();
+  row.nc = lp.problem.nc();
+  row.solver = spec.name;
+  // A Siconos run asked for a tighter own tolerance is labelled as such
+  // (e.g. "sic-nsn-ac@tol*0.01"), so that reports never mix the two.
+  if (spec.family == Family::kSiconos && st.siconos_tol_factor != 1.0) {
+    row.solver += "@tol*" + Fmt("%g", st.siconos_tol_factor);
+  }
+  row.tol = tol;
+  return row;
+}
+
+// The rows of every solver on one problem, one per tolerance, loosest first,
+// the solvers' repetitions in turns (RunInTurns); after a solver's timeout
+// its tighter rows are skipped unless --no-skip. Appended solver by solver.
+void RunProblem(const LoadedProblem& lp,
+                const CliOptions& o,
+                std::vector<Row>* rows) {
   const Settings& st = o.st;
-  bool timed_out = false;
+  const size_t solvers = st.solvers.size();
+  std::vector<std::vector<Row>> by_solver(solvers);
+  std::vector<bool> timed_out(solvers, false);
   for (double tol : st.tols) {
-    Row row;
-    row.problem = lp.name;
-    row.n = lp.problem.n();
-    row.m = lp.problem.m();
-    row.nc = lp.problem.nc();
-    row.solver = spec.name;
-    // A Siconos run asked for a tighter own tolerance is labelled as such
-    // (e.g. "sic-nsn-ac@tol*0.01"), so that reports never mix the two.
-    if (spec.family == Family::kSiconos && st.siconos_tol_factor != 1.0) {
-      row.solver += "@tol*" + Fmt("%g", st.siconos_tol_factor);
+    std::vector<RowRuns> runs;
+    std::vector<size_t> running;
+    for (size_t i = 0; i < solvers; ++i) {
+      const SolverSpec& spec = *FindSolver(st.solvers[i]);
+      by_solver[i].push_back(EmptyRow(lp, spec, tol, st));
+      if (timed_out[i] && !o.no_skip) {
+        by_solver[i].back().skipped = true;
+        continue;
+      }
+      runs.emplace_back();
+      runs.back().spec = &spec;
+      running.push_back(i);
     }
-    row.tol = tol;
-    if (timed_out && !o.no_skip) {
-      row.skipped = true;
-      rows->push_back(row);
-      continue;
+    RunInTurns(lp, tol, o, &runs);
+    for (size_t j = 0; j < runs.size(); ++j) {
+      Row& row = by_solver[running[j]].back();
+      Summarize(runs[j].reps, &row);
+      timed_out[running[j]] = row.median.timeout;
+      PrintRow(runs[j].spec->name, tol, row);
     }
-    Summarize(RunRepetitions(lp, spec, tol, o), &row);
-    timed_out = row.median.timeout;
-    PrintRow(spec.name, tol, row);
-    rows->push_back(row);
+  }
+  for (const std::vector<Row>& solver_rows : by_solver) {
+    rows->insert(rows->end(), solver_rows.begin(), solver_rows.end());
   }
 }
 
@@ -325,9 +382,7 @@ int Main(int argc, char** argv) {
   for (const std::string& file : files) {
     LoadedProblem lp;
     if (!LoadProblem(file, storage, &lp)) continue;
-    for (const std::string& solver_name : o.st.solvers) {
-      RunSolver(lp, *FindSolver(solver_name), o, &rows);
-    }
+    RunProblem(lp, o, &rows);
   }
   const std::string base =
       o.out_dir + "/" + o.st.set_name + "_" + o.st.m_storage;
