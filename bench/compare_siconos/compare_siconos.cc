@@ -230,6 +230,7 @@ RepResult RunRepetition(const LoadedProblem& lp,
 // would time out too).
 struct RowRuns {
   const SolverSpec* spec = nullptr;
+  Row* row = nullptr;  // summarized into when the repetitions are done
   std::vector<RepResult> reps;
   double row_seconds = 0;
   bool done = false;
@@ -326,29 +327,28 @@ void RunProblem(const LoadedProblem& lp,
                 const CliOptions& o,
                 std::vector<Row>* rows) {
   const Settings& st = o.st;
-  const size_t solvers = st.solvers.size();
-  std::vector<std::vector<Row>> by_solver(solvers);
-  std::vector<bool> timed_out(solvers, false);
+  std::vector<std::vector<Row>> by_solver(st.solvers.size());
   for (double tol : st.tols) {
     std::vector<RowRuns> runs;
-    std::vector<size_t> running;
-    for (size_t i = 0; i < solvers; ++i) {
+    for (size_t i = 0; i < by_solver.size(); ++i) {
+      std::vector<Row>& solver_rows = by_solver[i];
+      const bool timed_out =
+          !solver_rows.empty() &&
+          (solver_rows.back().skipped || solver_rows.back().median.timeout);
       const SolverSpec& spec = *FindSolver(st.solvers[i]);
-      by_solver[i].push_back(EmptyRow(lp, spec, tol, st));
-      if (timed_out[i] && !o.no_skip) {
-        by_solver[i].back().skipped = true;
+      solver_rows.push_back(EmptyRow(lp, spec, tol, st));
+      if (timed_out && !o.no_skip) {
+        solver_rows.back().skipped = true;
         continue;
       }
       runs.emplace_back();
       runs.back().spec = &spec;
-      running.push_back(i);
+      runs.back().row = &solver_rows.back();  // no push until the next tol
     }
     RunInTurns(lp, tol, o, &runs);
-    for (size_t j = 0; j < runs.size(); ++j) {
-      Row& row = by_solver[running[j]].back();
-      Summarize(runs[j].reps, &row);
-      timed_out[running[j]] = row.median.timeout;
-      PrintRow(runs[j].spec->name, tol, row);
+    for (const RowRuns& r : runs) {
+      Summarize(r.reps, r.row);
+      PrintRow(r.spec->name, tol, *r.row);
     }
   }
   for (const std::vector<Row>& solver_rows : by_solver) {
