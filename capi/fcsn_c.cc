@@ -131,7 +131,7 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
         "fcsn_settings.linear_solver = " + std::to_string(s.linear_solver) +
             " is not an fcsn_linear_solver");
   }
-  if (!InRange(s.cold_start, 4)) {
+  if (!InRange(s.cold_start, 5)) {
     return Fail(FCSN_INVALID_SETTINGS,
                 "fcsn_settings.cold_start = " + std::to_string(s.cold_start) +
                     " is not an fcsn_cold_start");
@@ -153,7 +153,9 @@ Check ToOptions(const fcsn_settings& s, fcsn::SolverOptions* options) {
   o.formulation = fcsn::kAllFormulations[s.formulation];
   o.linear_solver.type = kLinearSolvers[s.linear_solver];
   static_assert(FCSN_COLD_START_AUTO == 3 &&
-                fcsn::kAllColdStarts[3] == fcsn::ColdStart::kAuto);
+                fcsn::kAllColdStarts[3] == fcsn::ColdStart::kAuto &&
+                FCSN_COLD_START_APPROACHING == 4 &&
+                fcsn::kAllColdStarts[4] == fcsn::ColdStart::kApproaching);
   o.cold_start = fcsn::kAllColdStarts[s.cold_start];
   o.tolerance = s.tolerance;
   o.max_iterations = s.max_iterations;

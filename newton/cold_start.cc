@@ -1,7 +1,14 @@
 #include "newton/cold_start.h"
 
+#include <algorithm>
+
 namespace fcsn::internal {
 namespace {
+
+// Why 1e-6: far above round-off (kColdStartRoundOff = 1e-10 with the boost
+// 30: a margin >= 1e3) and far below the reactions of a solution, so the
+// start's measures are those of r = 0 to about six digits.
+constexpr double kRestingReaction = 1e-6;
 
 // Starts every resting contact of (v, r) closed (file comment of the header).
 void CloseRestingContacts(const GlobalProblem& problem,
@@ -9,10 +16,6 @@ void CloseRestingContacts(const GlobalProblem& problem,
                           const Eigen::VectorXd& rho,
                           const Eigen::VectorXd& v,
                           Eigen::VectorXd* r) {
-  // Why 1e-6: far above round-off (kColdStartRoundOff = 1e-10 with the boost
-  // 30: a margin >= 1e3) and far below the reactions of a solution, so the
-  // start's measures are those of r = 0 to about six digits.
-  constexpr double kRestingReaction = 1e-6;
   if (problem.nc() == 0) return;
   const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
   if (!(free_motion > 0.0)) return;
@@ -22,6 +25,32 @@ void CloseRestingContacts(const GlobalProblem& problem,
                              kColdStartRoundOff * free_motion &&
                          r->segment<3>(3 * a).squaredNorm() == 0.0;
     if (resting) (*r)[3 * a] = kRestingReaction * rho[3 * a] * free_motion;
+  }
+}
+
+// Starts every approaching contact closed and sticking at v = 0 (file
+// comment of the header).
+void CloseApproachingContacts(const GlobalProblem& problem,
+                              const Eigen::VectorXd& q_free,
+                              const Eigen::VectorXd& rho,
+                              double boost,
+                              Eigen::VectorXd* r) {
+  // Why 2: s is then at least halfway inside the stick piece's boundaries
+  // (s_N >= r_N / 2 > 0, ||s_T|| <= mu s_N / 2), whatever rounding adds.
+  constexpr double kStickMargin = 2.0;
+  if (problem.nc() == 0) return;
+  const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
+  if (!(free_motion > 0.0)) return;
+  for (int a = 0; a < problem.nc(); ++a) {
+    if (!(q_free[3 * a] < -kColdStartRoundOff * free_motion)) continue;
+    const double rho_n = rho[3 * a];
+    const double rho_t = std::max(rho[3 * a + 1], rho[3 * a + 2]);
+    const double w_t = problem.w.segment<2>(3 * a + 1).norm();
+    const double mu = problem.mu[a];
+    double closing = rho_n * std::max(problem.w[3 * a], 0.0);
+    if (mu > 0.0) closing += rho_t * w_t / mu;
+    (*r)[3 * a] =
+        kStickMargin * boost * closing + kRestingReaction * rho_n * free_motion;
   }
 }
 
@@ -38,6 +67,7 @@ void ApplyColdStart(ColdStart cold_start,
                     const Eigen::VectorXd& free_velocity,
                     const Eigen::VectorXd& q_free,
                     const Eigen::VectorXd& rho,
+                    double boost,
                     Eigen::VectorXd* v,
                     Eigen::VectorXd* r) {
   switch (cold_start) {
@@ -50,8 +80,14 @@ void ApplyColdStart(ColdStart cold_start,
       CloseRestingContacts(problem, q_free, rho, *v, r);
       return;
     case ColdStart::kAuto:
-      if (AtRest(problem.w, q_free))
+      if (AtRest(problem.w, q_free)) {
         CloseRestingContacts(problem, q_free, rho, *v, r);
+      } else {
+        CloseApproachingContacts(problem, q_free, rho, boost, r);
+      }
+      return;
+    case ColdStart::kApproaching:
+      CloseApproachingContacts(problem, q_free, rho, boost, r);
       return;
   }
 }

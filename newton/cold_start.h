@@ -8,6 +8,8 @@
 //   auto:         bonded when the problem is at rest, ||w||_inf <=
 //   (default)     kColdStartRoundOff ||q_free - w||_inf (w round-off against
 //                 the free velocities H^T M^-1 f), else zero
+//   approaching:  v = 0,        r = 0 but at the approaching contacts (below),
+//                 which start closed and sticking
 //
 // Why: at v = 0 with w_N = 0 up to round-off, every contact sits on the kink
 // s_N = -rho_N w_N = 0 and round-off picks its piece (formulations/
@@ -25,6 +27,20 @@
 // so that s_N > 0 and ||s_T|| <= R = mu s_N with a margin of >= 1e3 over
 // round-off even under the rho boost (30). Newton's first step does not
 // depend on that value (B_a = 0, and the equilibrium rows are linear in r).
+//
+// Approaching contacts: (q_free)_N,a < -kColdStartRoundOff ||q_free - w||_inf,
+// the contacts that the free flight drives together. At v = 0 such a contact
+// may have a real gap or slide (u_a = w_a); it is started on the closed-stick
+// piece all the same, with
+//
+//   r_N,a = kStickMargin boost (rho_N,a (w_N,a)_+ + rho_T,a ||w_T,a|| / mu_a)
+//           + the resting reaction above,
+//
+// rho_T,a the larger tangential rho: s_N > 0 and ||s_T|| <= mu s_N under the
+// initial boost. Newton's first step then solves the bonded problem on them
+// (u_a = 0) and leaves the others free, as in the zero start's second step,
+// one iteration earlier and from a better balanced point. A contact with mu_a
+// = 0 and w_T,a != 0 cannot stick; it is only closed.
 #ifndef FCSN_NEWTON_COLD_START_H_
 #define FCSN_NEWTON_COLD_START_H_
 
@@ -41,12 +57,14 @@ bool AtRest(const Eigen::VectorXd& w, const Eigen::VectorXd& q_free);
 
 // Sets the starting (v, r) of a solve without a guess by `cold_start`; on
 // entry v = 0 (size n) and r = 0 (size m). free_velocity = M^-1 f, q_free =
-// H^T M^-1 f + w, rho the rule's rho (size m).
+// H^T M^-1 f + w, rho the rule's rho (size m), boost the rho boost of
+// Newton's first iterate (RhoOptions::initial_boost).
 void ApplyColdStart(ColdStart cold_start,
                     const GlobalProblem& problem,
                     const Eigen::VectorXd& free_velocity,
                     const Eigen::VectorXd& q_free,
                     const Eigen::VectorXd& rho,
+                    double boost,
                     Eigen::VectorXd* v,
                     Eigen::VectorXd* r);
 

@@ -84,6 +84,7 @@ void RunHybrid(const SolverOptions& options,
                    m_inverse->free_velocity(),
                    run->scaling.q_free,
                    run->scaling.rho,
+                   options.rho.initial_boost,
                    &run->v,
                    &run->r);
   }

@@ -216,6 +216,8 @@ const char* ToString(ColdStart x) {
       return "bonded";
     case ColdStart::kAuto:
       return "auto";
+    case ColdStart::kApproaching:
+      return "approaching";
   }
   return "?";
 }

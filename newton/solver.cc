@@ -416,6 +416,7 @@ bool Solver::Impl::Prepare(SolveRun* run) {
                                  : m_inverse_.free_velocity(),
                              run->scaling.q_free,
                              run->scaling.rho,
+                             options_.rho.initial_boost,
                              &run->v,
                              &run->r);
   }

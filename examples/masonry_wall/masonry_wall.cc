@@ -116,7 +116,7 @@ void AddCommandLineOptions(CLI::App* app, Settings* s) {
   app->add_option("--cold-start",
                   s->cold_start_name,
                   "Start of the steps at rest (previous solution all zero): "
-                  "zero, free-flight, bonded or auto");
+                  "zero, free-flight, bonded, auto or approaching");
   app->add_flag("--extrapolate-guess",
                 s->extrapolate_guess,
                 "Start each step from the linear extrapolation of the two "

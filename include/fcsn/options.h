@@ -54,16 +54,27 @@ enum class ColdStart {
   // v = 0), which start closed and sticking (a tiny normal reaction).
   kBonded,
   // "auto": bonded when the problem is at rest (||w||_inf <=
-  // kColdStartRoundOff ||q_free - w||_inf), else zero. With real gaps (the
-  // wall's shear steps) bonded is mixed (median 15 -> 14, max 27 -> 33 on the
-  // 50 LowWall_FEM problems) and free flight loses (median 26).
+  // kColdStartRoundOff ||q_free - w||_inf), else approaching (below). With
+  // real gaps (the wall's shear steps) bonded is mixed (median 15 -> 14, max
+  // 27 -> 33 on the 50 LowWall_FEM problems) and free flight loses (median
+  // 26); approaching took the 48 not at rest from median 13, max 34 (zero)
+  // to 10, 19 and the cold refine-2 shear steps from 20-28 to 13-16
+  // iterations (bench/results/cold_approaching.md).
   kAuto,
+  // "approaching": v = 0, r = 0 except at the contacts that the free flight
+  // drives together, (q_free)_N,a < -kColdStartRoundOff ||q_free - w||_inf,
+  // which start closed and sticking: Newton's first step solves the bonded
+  // problem on them and leaves the others free, instead of the zero start's
+  // free-flight step that closes them only at the second iterate.
+  kApproaching,
 };
-inline constexpr std::array<ColdStart, 4> kAllColdStarts = {
+// Indexed by the C API's fcsn_cold_start values: append, never reorder.
+inline constexpr std::array<ColdStart, 5> kAllColdStarts = {
     ColdStart::kZero,
     ColdStart::kFreeFlight,
     ColdStart::kBonded,
-    ColdStart::kAuto};
+    ColdStart::kAuto,
+    ColdStart::kApproaching};
 // Relative size below which velocities count as round-off: a contact's u_a
 // (resting) or the whole w (at rest) against ||q_free - w||_inf. Why 1e-10:
 // w from gaps computed in double precision carries round-off of ~1e-16 of the

@@ -170,8 +170,8 @@ static void TestAnalyticSolveEverySolverAndFormulation(void) {
  * default 2, so a cold_start that never reached the solver fails here. */
 static void TestColdStarts(void) {
   const fcsn_problem p = ThreeMasses();
-  int cold_start, iterations[4] = {0, 0, 0, 0};
-  for (cold_start = 0; cold_start < 4; ++cold_start) {
+  int cold_start, iterations[5] = {0, 0, 0, 0, 0};
+  for (cold_start = 0; cold_start < 5; ++cold_start) {
     fcsn_settings s = TightSettings();
     fcsn_solver* solver = NULL;
     fcsn_info info;
@@ -185,11 +185,12 @@ static void TestColdStarts(void) {
     iterations[cold_start] = info.iterations;
     fcsn_free(solver);
   }
-  printf("fcsn_c_test: Newton iterations by cold start: %d %d %d %d\n",
+  printf("fcsn_c_test: Newton iterations by cold start: %d %d %d %d %d\n",
          iterations[0],
          iterations[1],
          iterations[2],
-         iterations[3]);
+         iterations[3],
+         iterations[4]);
   CHECK(iterations[FCSN_COLD_START_AUTO] == iterations[FCSN_COLD_START_BONDED]);
   CHECK(iterations[FCSN_COLD_START_FREE_FLIGHT] !=
         iterations[FCSN_COLD_START_AUTO]);
@@ -333,7 +334,7 @@ static void TestInvalidInput(void) {
   s.linear_solver = 3;
   CHECK(fcsn_setup(&solver, &p, &s) == FCSN_INVALID_SETTINGS);
   s = TightSettings();
-  s.cold_start = 4;
+  s.cold_start = FCSN_COLD_START_APPROACHING + 1;
   CHECK(fcsn_validate(&p, &s, message, sizeof(message)) ==
         FCSN_INVALID_SETTINGS);
   CHECK(strstr(message, "cold_start") != NULL);

@@ -10,7 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "fcsn/error_measures.h"
 #include "fcsn/options.h"
@@ -76,6 +79,7 @@ TEST(ColdStartTest, NamesRoundTrip) {
   EXPECT_STREQ(ToString(ColdStart::kFreeFlight), "free-flight");
   EXPECT_STREQ(ToString(ColdStart::kBonded), "bonded");
   EXPECT_STREQ(ToString(ColdStart::kAuto), "auto");
+  EXPECT_STREQ(ToString(ColdStart::kApproaching), "approaching");
   EXPECT_FALSE(ColdStartFromString("free_flight").has_value());
   EXPECT_EQ(SolverOptions().cold_start, ColdStart::kAuto);
 }
@@ -119,11 +123,101 @@ TEST(ColdStartTest, BondedClosesExactlyTheRestingContacts) {
     EXPECT_LT(x.r.lpNorm<Eigen::Infinity>(),
               1e-4 * solved.r.lpNorm<Eigen::Infinity>());
   }
-  // Real gaps: bonded closes the one contact at w = 0; auto closes none.
+  // Real gaps: bonded closes the one contact at w = 0.
   const GlobalProblem gapped = GappedLattice();
   EXPECT_EQ(ClosedAtStart(StartingIterate(gapped, ColdStart::kBonded)), 1);
-  EXPECT_EQ(ClosedAtStart(StartingIterate(gapped, ColdStart::kAuto)), 0);
-  EXPECT_EQ(StartingIterate(gapped, ColdStart::kAuto).v.norm(), 0.0);
+}
+
+// The contacts the free flight drives together, (q_free)_N < 0 beyond
+// round-off, by an independent M^-1 f.
+std::vector<bool> Approaching(const GlobalProblem& p) {
+  const Eigen::VectorXd q = p.H.transpose() * FreeVelocity(p) + p.w;
+  const double free_motion = (q - p.w).lpNorm<Eigen::Infinity>();
+  std::vector<bool> approaching(p.nc());
+  for (int a = 0; a < p.nc(); ++a)
+    approaching[a] = q[3 * a] < -kColdStartRoundOff * free_motion;
+  return approaching;
+}
+
+// The lattice on the uneven floor pushed sideways and lifted at every third
+// column: some contacts approach, some separate, and every one has a gap
+// or slides at v = 0 (w_T != 0).
+GlobalProblem MixedLattice() {
+  GlobalProblem p = GappedLattice();
+  for (int a = 0; a < p.nc(); ++a) {
+    p.w[3 * a + 1] = 0.02 * std::cos(0.9 * a);
+    if (a % 3 == 0) p.w[3 * a] -= 0.5;  // approaching faster than gravity
+    if (a % 3 == 1) p.w[3 * a] += 0.5;  // separating
+  }
+  return p;
+}
+
+TEST(ColdStartTest, ApproachingClosesExactlyTheContactsTheFreeFlightCloses) {
+  const GlobalProblem p = MixedLattice();
+  const std::vector<bool> approaching = Approaching(p);
+  const int expected = static_cast<int>(
+      std::count(approaching.begin(), approaching.end(), true));
+  ASSERT_GT(expected, 0);
+  ASSERT_LT(expected, p.nc());
+  ASSERT_FALSE(internal::AtRest(p.w, p.H.transpose() * FreeVelocity(p) + p.w));
+  for (ColdStart c : {ColdStart::kApproaching, ColdStart::kAuto}) {
+    SCOPED_TRACE(ToString(c));
+    const Solution x = StartingIterate(p, c);
+    EXPECT_EQ(x.v.norm(), 0.0);
+    EXPECT_EQ(ClosedAtStart(x), expected);
+    for (int a = 0; a < p.nc(); ++a) {
+      EXPECT_EQ(x.r[3 * a] > 0.0, approaching[a]) << a;
+    }
+  }
+}
+
+TEST(ColdStartTest, ApproachingContactsStickThroughTheFirstStep) {
+  // Started on the closed-stick piece (F_a = Rho u_a, linear), a contact
+  // ends Newton's first full step with u_a = 0: bonded, although it had a gap
+  // or slid at v = 0. A contact started on another piece would not.
+  const GlobalProblem p = MixedLattice();
+  const std::vector<bool> approaching = Approaching(p);
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.cold_start = ColdStart::kApproaching;
+  options.max_iterations = 1;
+  Solution x;
+  Solver(options).Solve(p, nullptr, &x);
+  const Eigen::VectorXd u = p.H.transpose() * x.v + p.w;
+  const double scale = p.w.lpNorm<Eigen::Infinity>();
+  int bonded = 0;
+  for (int a = 0; a < p.nc(); ++a) {
+    if (!approaching[a]) continue;
+    EXPECT_LE(u.segment<3>(3 * a).lpNorm<Eigen::Infinity>(), 1e-12 * scale)
+        << a;
+    ++bonded;
+  }
+  EXPECT_GT(bonded, 0);
+}
+
+TEST(ColdStartTest, ApproachingStartsOnTheStickPieceAndConverges) {
+  // Newton's first iterate puts every approaching contact on the closed-
+  // stick piece: the statuses of the start's history say so, and the solve
+  // converges by the criterion.
+  const GlobalProblem p = MixedLattice();
+  const std::vector<bool> approaching = Approaching(p);
+  const int expected = static_cast<int>(
+      std::count(approaching.begin(), approaching.end(), true));
+  for (SolverType solver : {SolverType::kNewton, SolverType::kHybrid}) {
+    SCOPED_TRACE(ToString(solver));
+    SolverOptions options;
+    options.solver = solver;
+    options.hybrid.warm_sweeps = 0;
+    options.tolerance = 1e-10;
+    options.cold_start = ColdStart::kApproaching;
+    Solution x;
+    const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
+    ASSERT_EQ(s.status, SolverStatus::kConverged) << s.message;
+    ASSERT_FALSE(s.history.empty());
+    EXPECT_EQ(s.history.front().stick, expected);
+    EXPECT_EQ(s.history.front().take_off, p.nc() - expected);
+    EXPECT_TRUE(testing::CriterionMeasures(p, x).Converged(options.tolerance));
+  }
 }
 
 TEST(ColdStartTest, GuessWinsOverEveryColdStart) {

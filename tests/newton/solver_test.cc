@@ -223,9 +223,11 @@ TEST(SolverTest, ConvergesQuadraticallyOnALatticeWithManyContacts) {
         continue;  // the quadratic regime, above round-off
       // C = 1e3: e_k <= 1e-3 then guarantees at least a factor 1 per step, and
       // the observed constants are far smaller; a linear rate e_{k+1} ~ 0.1 e_k
-      // fails this for e_k < 1e-4.
-      EXPECT_LE(e_next, 1e3 * e * e) << "iteration " << k << "\n"
-                                     << summary.FullReport();
+      // fails this for e_k < 1e-4. Below 1e-11 e_{k+1} is round-off, as e_k
+      // above.
+      EXPECT_LE(e_next, std::max(1e3 * e * e, 1e-11))
+          << "iteration " << k << "\n"
+          << summary.FullReport();
       ++checked;
     }
     EXPECT_GE(checked, 1) << summary.FullReport();
