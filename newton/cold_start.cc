@@ -10,6 +10,12 @@ namespace {
 // start's measures are those of r = 0 to about six digits.
 constexpr double kRestingReaction = 1e-6;
 
+// ||q_free - w||_inf: the scale of the free motion against which velocities
+// count as round-off.
+double FreeMotion(const Eigen::VectorXd& q_free, const Eigen::VectorXd& w) {
+  return (q_free - w).lpNorm<Eigen::Infinity>();
+}
+
 // Starts every resting contact of (v, r) closed (file comment of the header).
 void CloseRestingContacts(const GlobalProblem& problem,
                           const Eigen::VectorXd& q_free,
@@ -17,7 +23,7 @@ void CloseRestingContacts(const GlobalProblem& problem,
                           const Eigen::VectorXd& v,
                           Eigen::VectorXd* r) {
   if (problem.nc() == 0) return;
-  const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
+  const double free_motion = FreeMotion(q_free, problem.w);
   if (!(free_motion > 0.0)) return;
   const Eigen::VectorXd u = problem.H.transpose() * v + problem.w;
   for (int a = 0; a < problem.nc(); ++a) {
@@ -39,7 +45,7 @@ void CloseApproachingContacts(const GlobalProblem& problem,
   // (s_N >= r_N / 2 > 0, ||s_T|| <= mu s_N / 2), whatever rounding adds.
   constexpr double kStickMargin = 2.0;
   if (problem.nc() == 0) return;
-  const double free_motion = (q_free - problem.w).lpNorm<Eigen::Infinity>();
+  const double free_motion = FreeMotion(q_free, problem.w);
   if (!(free_motion > 0.0)) return;
   for (int a = 0; a < problem.nc(); ++a) {
     if (!(q_free[3 * a] < -kColdStartRoundOff * free_motion)) continue;
@@ -58,8 +64,8 @@ void CloseApproachingContacts(const GlobalProblem& problem,
 
 bool AtRest(const Eigen::VectorXd& w, const Eigen::VectorXd& q_free) {
   if (w.size() == 0) return false;  // no contact, no kink to avoid
-  const double free_motion = (q_free - w).lpNorm<Eigen::Infinity>();
-  return w.lpNorm<Eigen::Infinity>() <= kColdStartRoundOff * free_motion;
+  return w.lpNorm<Eigen::Infinity>() <=
+         kColdStartRoundOff * FreeMotion(q_free, w);
 }
 
 void ApplyColdStart(ColdStart cold_start,
