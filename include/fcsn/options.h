@@ -58,7 +58,7 @@ enum class ColdStart {
   // real gaps (the wall's shear steps) bonded is mixed (median 15 -> 14, max
   // 27 -> 33 on the 50 LowWall_FEM problems) and free flight loses (median
   // 26); approaching took the 48 not at rest from median 13, max 34 (zero)
-  // to 10, 19 and the cold refine-2 shear steps from 20-28 to 13-16
+  // to 10, 12 and the cold refine-2 shear steps from 20-28 to 13-16
   // iterations (bench/results/cold_approaching.md).
   kAuto,
   // "approaching": v = 0, r = 0 except at the contacts that the free flight
