@@ -375,8 +375,9 @@ void AddStartOptions(CLI::App* command, SolveArgs* args) {
                    "Start without a guess (or from an all-zero one): " +
                        NamesOf(kAllColdStarts) +
                        " (v = 0, r = 0; v = M^-1 f; contacts at rest start "
-                       "closed; bonded iff w is round-off; contacts the free "
-                       "flight drives together start closed)")
+                       "closed; resting and approaching contacts closed, "
+                       "bonded when w is round-off; contacts the free flight "
+                       "drives together start closed)")
       ->capture_default_str();
 }
 

@@ -86,11 +86,12 @@ void ApplyColdStart(ColdStart cold_start,
       CloseRestingContacts(problem, q_free, rho, *v, r);
       return;
     case ColdStart::kAuto:
-      if (AtRest(problem.w, q_free)) {
-        CloseRestingContacts(problem, q_free, rho, *v, r);
-      } else {
+      // At rest every contact is resting: bonded. Off rest the approaching
+      // contacts first, so that a resting one that also approaches keeps the
+      // approaching reaction; the resting ones skip closed contacts.
+      if (!AtRest(problem.w, q_free))
         CloseApproachingContacts(problem, q_free, rho, boost, r);
-      }
+      CloseRestingContacts(problem, q_free, rho, *v, r);
       return;
     case ColdStart::kApproaching:
       CloseApproachingContacts(problem, q_free, rho, boost, r);

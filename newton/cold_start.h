@@ -7,7 +7,9 @@
 //                 which start closed and sticking
 //   auto:         bonded when the problem is at rest, ||w||_inf <=
 //   (default)     kColdStartRoundOff ||q_free - w||_inf (w round-off against
-//                 the free velocities H^T M^-1 f), else zero
+//                 the free velocities H^T M^-1 f), else the resting and the
+//                 approaching contacts closed (a contact in both sets gets
+//                 the approaching reaction)
 //   approaching:  v = 0,        r = 0 but at the approaching contacts (below),
 //                 which start closed and sticking
 //

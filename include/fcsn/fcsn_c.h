@@ -113,7 +113,7 @@ typedef enum fcsn_cold_start {
   FCSN_COLD_START_ZERO = 0,        /* v = 0, r = 0 */
   FCSN_COLD_START_FREE_FLIGHT = 1, /* v = M^-1 f, r = 0 */
   FCSN_COLD_START_BONDED = 2,      /* resting contacts closed and sticking */
-  FCSN_COLD_START_AUTO = 3,        /* bonded when w is round-off (default) */
+  FCSN_COLD_START_AUTO = 3,        /* resting, approaching closed (default) */
   FCSN_COLD_START_APPROACHING = 4  /* contacts the free flight closes: closed */
 } fcsn_cold_start;
 

@@ -54,12 +54,14 @@ enum class ColdStart {
   // v = 0), which start closed and sticking (a tiny normal reaction).
   kBonded,
   // "auto": bonded when the problem is at rest (||w||_inf <=
-  // kColdStartRoundOff ||q_free - w||_inf), else approaching (below). With
-  // real gaps (the wall's shear steps) bonded is mixed (median 15 -> 14, max
-  // 27 -> 33 on the 50 LowWall_FEM problems) and free flight loses (median
-  // 26); approaching took the 48 not at rest from median 13, max 34 (zero)
-  // to 10, 12 and the cold refine-2 shear steps from 20-28 to 13-16
-  // iterations (bench/results/cold_approaching.md).
+  // kColdStartRoundOff ||q_free - w||_inf), else the resting contacts and the
+  // approaching ones (below) start closed. With real gaps (the wall's shear
+  // steps) bonded alone is mixed (median 15 -> 14, max 27 -> 33 on the 50
+  // LowWall_FEM problems) and free flight loses (median 26); approaching
+  // alone took the 48 not at rest from median 13, max 34 (zero) to 10, 12
+  // and the cold refine-2 shear steps from 20-28 to 13-16 iterations; both
+  // sets closed: the 50 walls mean 9.7 -> 9.4 (median 10), the shear steps
+  // 13-16 -> 4-8 iterations (bench/results/cold_approaching.md).
   kAuto,
   // "approaching": v = 0, r = 0 except at the contacts that the free flight
   // drives together, (q_free)_N,a < -kColdStartRoundOff ||q_free - w||_inf,
@@ -138,8 +140,9 @@ struct RhoOptions {
   // `boost_window` iterations earlier, divides the boost by `boost_reduction`
   // (> 1, never below 1) and restarts from the iterate of least merit under
   // the boosted rho (a cold start itself excluded: its merit, that of the
-  // balance alone, says nothing of the contacts). The zero set of every residual is the same for all
-  // rho > 0, so changing rho during a solve changes the path, not the answer.
+  // balance alone, says nothing of the contacts). The zero set of every
+  // residual is the same for all rho > 0, so changing rho during a solve
+  // changes the path, not the answer.
   // Why 30: on the 50 masonry-wall problems at tol 1e-8 a larger rho identifies
   // the stick/slip set sooner (median Newton iterations 23 at boost 1, 17 at
   // 10, 15 at 30, 16 at 100, where more restarts are needed; a fixed rho of
@@ -307,9 +310,10 @@ struct SolverOptions {
   // (the previous step's solution of a time-stepping code whose bodies were
   // still at rest) counts as no guess, so that this choice (and the hybrid's
   // warm_sweeps) applies. Auto by default: bonded on the gravity-settling
-  // steps of walls, 1-4 Newton iterations instead of 12-100, and zero
-  // elsewhere (bench/results/gravity_steps.md). NSGS (SolverType::kNsgs)
-  // starts from r = 0 whatever the choice.
+  // steps of walls, 1-4 Newton iterations instead of 12-100
+  // (bench/results/gravity_steps.md), the resting and the approaching
+  // contacts closed off rest (bench/results/cold_approaching.md). NSGS
+  // (SolverType::kNsgs) starts from r = 0 whatever the choice.
   ColdStart cold_start = ColdStart::kAuto;
   // Newton directions without a new factorization: while the merit contracts
   // (||D G_k|| <= ||D G_{k-1}|| / 2) and few contacts changed their rows of J

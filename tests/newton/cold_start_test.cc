@@ -171,6 +171,70 @@ TEST(ColdStartTest, ApproachingClosesExactlyTheContactsTheFreeFlightCloses) {
   }
 }
 
+// MixedLattice with two resting contacts (w_a = 0) that the free flight
+// separates: each is pushed off the floor through its own normal, f +=
+// c H e_N,a, with c twice what cancels its (q_free)_N under gravity.
+GlobalProblem MixedLatticeWithSeparatingRestingContacts() {
+  GlobalProblem p = MixedLattice();
+  for (int a : {2, 5}) {
+    p.w.segment<3>(3 * a).setZero();
+    const Eigen::VectorXd h_n = p.H.col(3 * a);
+    Eigen::SimplicialLLT<SparseMatrix> llt(p.M);
+    const double q_n = h_n.dot(llt.solve(p.f));
+    const double w_nn = h_n.dot(llt.solve(h_n));
+    if (q_n <= 0.0) p.f += (-2.0 * q_n / w_nn + 1.0) * h_n;
+  }
+  return p;
+}
+
+// Contacts whose u_a = w_a is round-off at v = 0 (exactly zero here).
+std::vector<bool> Resting(const GlobalProblem& p) {
+  std::vector<bool> resting(p.nc());
+  for (int a = 0; a < p.nc(); ++a)
+    resting[a] = p.w.segment<3>(3 * a).squaredNorm() == 0.0;
+  return resting;
+}
+
+TEST(ColdStartTest, AutoOffRestClosesTheRestingAndTheApproachingContacts) {
+  // Off rest, auto closes both sets; approaching and bonded each close only
+  // their own. The premise, checked: a resting contact that separates and
+  // an approaching contact that is not resting exist.
+  const GlobalProblem p = MixedLatticeWithSeparatingRestingContacts();
+  const std::vector<bool> approaching = Approaching(p);
+  const std::vector<bool> resting = Resting(p);
+  ASSERT_FALSE(internal::AtRest(p.w, p.H.transpose() * FreeVelocity(p) + p.w));
+  int resting_only = 0, approaching_only = 0;
+  for (int a = 0; a < p.nc(); ++a) {
+    resting_only += resting[a] && !approaching[a];
+    approaching_only += approaching[a] && !resting[a];
+  }
+  ASSERT_EQ(resting_only, 2);
+  ASSERT_GT(approaching_only, 0);
+  const Solution automatic = StartingIterate(p, ColdStart::kAuto);
+  const Solution only_approaching = StartingIterate(p, ColdStart::kApproaching);
+  const Solution bonded = StartingIterate(p, ColdStart::kBonded);
+  EXPECT_EQ(automatic.v.norm(), 0.0);
+  for (int a = 0; a < p.nc(); ++a) {
+    SCOPED_TRACE(a);
+    EXPECT_EQ(automatic.r[3 * a] > 0.0, resting[a] || approaching[a]);
+    EXPECT_EQ(only_approaching.r[3 * a] > 0.0, approaching[a]);
+    EXPECT_EQ(bonded.r[3 * a] > 0.0, resting[a]);
+  }
+  // An approaching contact keeps its approaching reaction under auto.
+  for (int a = 0; a < p.nc(); ++a) {
+    if (approaching[a]) {
+      EXPECT_EQ(automatic.r[3 * a], only_approaching.r[3 * a]) << a;
+    }
+  }
+  SolverOptions options;
+  options.solver = SolverType::kNewton;
+  options.tolerance = 1e-10;
+  Solution x;
+  const SolverSummary s = Solver(options).Solve(p, nullptr, &x);
+  ASSERT_EQ(s.status, SolverStatus::kConverged) << s.message;
+  EXPECT_TRUE(testing::CriterionMeasures(p, x).Converged(options.tolerance));
+}
+
 TEST(ColdStartTest, ApproachingContactsStickThroughTheFirstStep) {
   // Started on the closed-stick piece (F_a = Rho u_a, linear), a contact
   // ends Newton's first full step with u_a = 0: bonded, although it had a gap
