@@ -41,8 +41,8 @@ const std::vector<SolverSpec>& AllSolvers() {
        Family::kFcsn,
        SiconosMethod::kNsnJm,
        SolverSpec::FcsnKind::kNewtonAcAtRest,
-       "fcsn Newton, formulation ac, cold_start auto (resting contacts "
-       "start bonded when w is round-off)"},
+       "fcsn Newton, formulation ac, cold_start auto (bonded at rest; off "
+       "rest the resting and the approaching contacts start closed)"},
       {"fcsn-default",
        Family::kFcsn,
        SiconosMethod::kNsnJm,
