@@ -1,7 +1,8 @@
 // Tests of SolverOptions::cold_start (newton/cold_start.h): the starting
 // iterate of a solve without a guess. Free flight starts at v = M^-1 f, r = 0;
 // bonded closes exactly the contacts at rest (u_a round-off, r_a = 0) with a
-// tiny normal reaction; auto is bonded only when the whole w is round-off; a
+// tiny normal reaction; approaching closes the contacts the free flight drives
+// together; auto is bonded when the whole w is round-off, else closes both; a
 // guess always wins, unless it is all zero (then it is no guess); every shared
 // problem converges from every start by the criterion of formulations.md §9.1
 // (the masonry gravity step is in tests/examples/masonry_cold_start_test.cc).
@@ -176,10 +177,10 @@ TEST(ColdStartTest, ApproachingClosesExactlyTheContactsTheFreeFlightCloses) {
 // c H e_N,a, with c twice what cancels its (q_free)_N under gravity.
 GlobalProblem MixedLatticeWithSeparatingRestingContacts() {
   GlobalProblem p = MixedLattice();
+  const Eigen::SimplicialLLT<SparseMatrix> llt(p.M);
   for (int a : {2, 5}) {
     p.w.segment<3>(3 * a).setZero();
     const Eigen::VectorXd h_n = p.H.col(3 * a);
-    Eigen::SimplicialLLT<SparseMatrix> llt(p.M);
     const double q_n = h_n.dot(llt.solve(p.f));
     const double w_nn = h_n.dot(llt.solve(h_n));
     if (q_n <= 0.0) p.f += (-2.0 * q_n / w_nn + 1.0) * h_n;
