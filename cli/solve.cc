@@ -480,11 +480,13 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
                    "Proximal weight on r when J is singular (0: off)")
       ->capture_default_str();
   command
-      ->add_option("--krylov-reuse",
-                   args->krylov_reuse,
-                   "Try FGMRES on the previous factors of J for at most this "
-                   "many iterations before refactorizing (-1: auto, 10 when "
-                   "n + m >= 20000, else off; 0: off)")
+      ->add_option(
+          "--krylov-reuse",
+          args->krylov_reuse,
+          "Try FGMRES on the previous factors of J for at most this "
+          "many iterations before refactorizing (-1: auto, 10 when "
+          "n + m >= 20000, else off, and 10 for the first direction of a "
+          "warm solve after a converged one; 0: off)")
       ->capture_default_str();
   command
       ->add_option("--setup-threads",

@@ -24,8 +24,22 @@ int KrylovReuseBudget(int option, int size) {
   return size >= kAutoMinSize ? kAutoIterations : 0;
 }
 
+int PreviousFactorsBudget(int option) {
+  // At every size: the offer's gate already asks for few changed contacts,
+  // and a time step at rest then costs a few solves instead of a
+  // factorization (688-contact wall, gravity steps: 0.06-0.08 s -> 0.016-0.025
+  // s; refine 2: 0.6-0.8 s -> 0.15-0.19 s; bench/results/warm_steps.md).
+  constexpr int kAutoIterations = 10;
+  return option == kAutoKrylovReuse ? kAutoIterations : option;
+}
+
+SystemScales ScalesOf(const SolveRun& run) {
+  return SystemScales{
+      run.weight_eq, run.weight_contact, run.column_v, run.column_r};
+}
+
 int CountChangedContacts(const NewtonSystem& system,
-                         const SolveRun& run,
+                         const SystemScales& scales,
                          const std::vector<double>& factorized,
                          double relative,
                          std::vector<double>* workspace) {
@@ -37,7 +51,7 @@ int CountChangedContacts(const NewtonSystem& system,
   workspace->assign(2 * nc, 0.0);
   for (int j = 0; j < pattern.n; ++j) {
     const double scale =
-        run.weight_contact * (j < n ? run.column_v : run.column_r);
+        scales.weight_contact * (j < n ? scales.column_v : scales.column_r);
     for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
       const int row = pattern.row_index[p];
       if (row < n) continue;
@@ -53,6 +67,72 @@ int CountChangedContacts(const NewtonSystem& system,
         (*workspace)[2 * a] > relative * relative * (*workspace)[2 * a + 1];
   }
   return changed;
+}
+
+int CountChangedContactsUpToRowScales(const NewtonSystem& system,
+                                      const SystemScales& scales,
+                                      const std::vector<double>& factorized,
+                                      double relative,
+                                      std::vector<double>* row_scales,
+                                      std::vector<double>* workspace) {
+  const int n = system.n();
+  const int m = system.m();
+  const SparsityPattern& pattern = system.pattern();
+  const std::vector<double>& values = system.values();
+  // (new.old, old.old, new.new) per contact row.
+  workspace->assign(3 * m, 0.0);
+  for (int j = 0; j < pattern.n; ++j) {
+    const double scale =
+        scales.weight_contact * (j < n ? scales.column_v : scales.column_r);
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int row = pattern.row_index[p] - n;
+      if (row < 0) continue;
+      const double now = values[p] * scale, then = factorized[p];
+      (*workspace)[3 * row] += now * then;
+      (*workspace)[3 * row + 1] += then * then;
+      (*workspace)[3 * row + 2] += now * now;
+    }
+  }
+  row_scales->assign(m, 1.0);
+  int changed = 0;
+  for (int a = 0; 3 * a < m; ++a) {
+    bool contact_changed = false;
+    for (int i = 3 * a; i < 3 * a + 3; ++i) {
+      const double cross = (*workspace)[3 * i], then = (*workspace)[3 * i + 1],
+                   now = (*workspace)[3 * i + 2];
+      // ||now - s then||^2 at the least-squares s = cross / then.
+      const double s = then > 0.0 ? cross / then : 0.0;
+      const double residual = now - s * cross;
+      if (s > 0.0 && residual <= relative * relative * s * s * then) {
+        (*row_scales)[i] = s;
+      } else if (!(then == 0.0 && now == 0.0)) {
+        contact_changed = true;
+      }
+    }
+    changed += contact_changed;
+  }
+  return changed;
+}
+
+bool EquilibriumRowsChanged(const NewtonSystem& system,
+                            const SystemScales& scales,
+                            const std::vector<double>& factorized,
+                            double relative) {
+  const int n = system.n();
+  const SparsityPattern& pattern = system.pattern();
+  const std::vector<double>& values = system.values();
+  double change = 0.0, norm = 0.0;
+  for (int j = 0; j < pattern.n; ++j) {
+    const double scale =
+        scales.weight_eq * (j < n ? scales.column_v : scales.column_r);
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      if (pattern.row_index[p] >= n) continue;
+      const double difference = values[p] * scale - factorized[p];
+      change += difference * difference;
+      norm += factorized[p] * factorized[p];
+    }
+  }
+  return !(change <= relative * relative * norm);
 }
 
 LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
@@ -74,13 +154,27 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
         Solve(linear, run, DG, options.tolerance, message);
     if (status == LinearSolverStatus::kSuccess) {
       reusable_factors_ = true;
+      // P0's transform is this solve's: not offered to the next solve.
+      factors_generation_ = -1;
       slope_ = -merit * merit;
       return status;
     }
-    early_ = false;  // J is factorized below
+    transformed_ = false;  // J is factorized below
+  }
+  const int previous_budget =
+      PreviousFactorsBudget(options.krylov_reuse_iterations);
+  if (MayReusePrevious(previous_budget, system, *linear, run) &&
+      ReuseFactors(
+          system,
+          linear,
+          run,
+          DG,
+          previous_budget,
+          ForcingTerm(merit, /*previous_merit=*/0.0, options.tolerance))) {
+    return LinearSolverStatus::kSuccess;
   }
   if (MayReuse(budget, run, merit, previous_merit) &&
-      FewContactsChanged(system, run, budget) &&
+      FewContactsChanged(system, budget) &&
       ReuseFactors(system,
                    linear,
                    run,
@@ -108,6 +202,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   }
   reusable_factors_ = status == LinearSolverStatus::kSuccess;
   if (status != LinearSolverStatus::kSuccess) return status;
+  RecordFactors(*linear);
   // Slope of the merit along d: exact direction -> -||DG||^2; regularized ->
   // (DG)^T D J d.
   slope_ = -merit * merit;
@@ -137,8 +232,58 @@ bool NewtonDirection::MayReuse(int budget,
          merit <= kContraction * previous_merit;
 }
 
+bool NewtonDirection::MayReusePrevious(int budget,
+                                       const NewtonSystem& system,
+                                       const LinearSolver& linear,
+                                       const SolveRun& run) {
+  if (!offered_) return false;
+  offered_ = false;
+  // Round-off of the rescaled entries is ~1e-16; this leaves room for a
+  // caller that re-assembles the same M and H in another order, and refuses
+  // any change of the matrices themselves, which would touch every row.
+  constexpr double kSameEquilibriumRows = 1e-8;
+  const LinearSolverStats& stats = linear.stats();
+  if (budget <= 0 || run.distributed_m != nullptr ||
+      factors_generation_ != stats.analyses + stats.factorizations ||
+      scaled_values_.size() != system.values().size() ||
+      EquilibriumRowsChanged(
+          system, factored_scales_, scaled_values_, kSameEquilibriumRows)) {
+    return false;
+  }
+  // The gate of FewContactsChanged, up to a factor per row: rho's boost
+  // multiplies a closed contact's normal row and a sticking one's rows, and
+  // a warm solve starts under RhoOptions::warm_initial_boost where the
+  // previous one ended under the tail boost.
+  constexpr double kChangedRow = 1e-2;  // as in FewContactsChanged
+  constexpr int kIterationsPerContact = 2;
+  const int changed = CountChangedContactsUpToRowScales(system,
+                                                        factored_scales_,
+                                                        scaled_values_,
+                                                        kChangedRow,
+                                                        &row_scales_,
+                                                        &contact_changes_);
+  if (kIterationsPerContact * changed > budget) return false;
+  const int n = system.n();
+  const int m = system.m();
+  const SystemScales now = ScalesOf(run);
+  transformed_ = true;
+  transform_rows_.resize(n + m);
+  transform_rows_.head(n).setConstant(now.weight_eq /
+                                      factored_scales_.weight_eq);
+  const double contact_ratio =
+      now.weight_contact / factored_scales_.weight_contact;
+  for (int i = 0; i < m; ++i)
+    transform_rows_[n + i] = contact_ratio * row_scales_[i];
+  transform_column_v_ = now.column_v / factored_scales_.column_v;
+  transform_column_r_ = now.column_r / factored_scales_.column_r;
+  return true;
+}
+
+void NewtonDirection::RecordFactors(const LinearSolver& linear) {
+  factors_generation_ = linear.stats().analyses + linear.stats().factorizations;
+}
+
 bool NewtonDirection::FewContactsChanged(const NewtonSystem& system,
-                                         const SolveRun& run,
                                          int budget) {
   if (scaled_values_.size() != system.values().size()) return false;
   // Rows changed by less than this fraction barely matter at eta <= 0.01.
@@ -152,7 +297,7 @@ bool NewtonDirection::FewContactsChanged(const NewtonSystem& system,
   // elastic bar (the wins it gives up).
   constexpr int kIterationsPerContact = 2;
   const int changed = CountChangedContacts(
-      system, run, scaled_values_, kChangedRow, &contact_changes_);
+      system, factored_scales_, scaled_values_, kChangedRow, &contact_changes_);
   return kIterationsPerContact * changed <= budget;
 }
 
@@ -253,12 +398,13 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
                                               std::string* message) {
   SolverSummary& summary = *run.summary;
   ScopedTimer timer(&summary.timings.factorization);
-  early_ = false;
+  transformed_ = false;
   system.ScaledValues(run.weight_eq,
                       run.weight_contact,
                       run.column_v,
                       run.column_r,
                       &scaled_values_);
+  factored_scales_ = ScalesOf(run);
   // A J found singular at the previous iteration almost always is again (the
   // sticking set changes slowly): go straight to the regularized matrix and
   // save a failed factorization.
@@ -288,7 +434,7 @@ LinearSolverStatus NewtonDirection::FactorizeRegularized(
   for (int attempt = 0;
        attempt < kMaxTries && status == LinearSolverStatus::kSingular;
        ++attempt, delta *= kGrowth) {
-    early_ = false;
+    transformed_ = false;
     regularized_values_ = scaled_values_;
     for (int slot : system.contact_diagonal_slots())
       regularized_values_[slot] += delta;
@@ -310,18 +456,19 @@ bool NewtonDirection::AdoptEarlyFactors(const NewtonSystem& system,
                       run.column_v,
                       run.column_r,
                       &scaled_values_);
+  factored_scales_ = ScalesOf(run);
   // P0 is unscaled (early_factorization.h): R = C.
-  early_ = DiagonallyEquivalent(system.pattern(),
-                                system.n(),
-                                scaled_values_,
-                                early->values,
-                                run.column_v,
-                                run.column_r,
-                                &early_rows_);
-  early_column_v_ = run.column_v;
-  early_column_r_ = run.column_r;
-  if (early_) ++run.summary->early_factorizations_used;
-  return early_;
+  transformed_ = DiagonallyEquivalent(system.pattern(),
+                                      system.n(),
+                                      scaled_values_,
+                                      early->values,
+                                      run.column_v,
+                                      run.column_r,
+                                      &transform_rows_);
+  transform_column_v_ = run.column_v;
+  transform_column_r_ = run.column_r;
+  if (transformed_) ++run.summary->early_factorizations_used;
+  return transformed_;
 }
 
 LinearSolverStatus NewtonDirection::SolveFactors(LinearSolver* linear,
@@ -330,20 +477,21 @@ LinearSolverStatus NewtonDirection::SolveFactors(LinearSolver* linear,
                                                  double sufficient_residual,
                                                  Eigen::VectorXd* x,
                                                  std::string* message) {
-  if (early_) x->array() /= early_rows_.array();
+  if (transformed_) x->array() /= transform_rows_.array();
   // The residual of the factorized system, in the scaled system's units:
   // P0's residual r0 is L^-1 times the scaled system's.
   auto sufficient = [&](const Eigen::VectorXd& r) {
     const double norm =
-        early_ ? (r.array() * early_rows_.array()).matrix().norm() : r.norm();
+        transformed_ ? (r.array() * transform_rows_.array()).matrix().norm()
+                     : r.norm();
     return norm <= sufficient_residual;
   };
   const LinearSolverStatus status = refined
                                         ? linear->Solve(x, message, sufficient)
                                         : linear->SolveUnrefined(x, message);
-  if (early_) {
-    x->head(run.problem->n()) /= early_column_v_;
-    x->tail(run.problem->m()) /= early_column_r_;
+  if (transformed_) {
+    x->head(run.problem->n()) /= transform_column_v_;
+    x->tail(run.problem->m()) /= transform_column_r_;
   }
   return status;
 }

@@ -55,6 +55,25 @@
 //   * when M is not distributed (the products by J are collective there).
 // The constants are measured choices, see newton_direction.cc.
 //
+// The first direction of a run that starts from the caller's guess right
+// after a converged Newton run of the previous Solve() (time stepping: one
+// Solver, a guess from the previous step) may likewise try the factors of
+// that run's last factorized J, when the linear solver still holds them (no
+// analysis or factorization since) and
+//   * the equilibrium rows [M, -H] are those of the factors (relative
+//     Frobenius change <= 1e-8 after the scales: the caller kept M and H);
+//   * at most K/2 contacts changed their rows by more than 1 % up to a
+//     factor s_i per row (CountChangedContactsUpToRowScales): the new solve
+//     starts under RhoOptions::warm_initial_boost where the previous one
+//     ended under the tail boost, which multiplies a sticking contact's rows
+//     and a closed one's normal row;
+// D and C are the new solve's: with D0, C0 the factors', D J C is about
+// L P R for P = D0 J0 C0, L = D D0^-1 S (S = diag(1 on v, s_i on r)) and
+// R = C0^-1 C (block scalars), so P^-1 is applied as R^-1 P^-1 L^-1, as for
+// the early factors below. K is PreviousFactorsBudget (10 at every size by
+// default), the forcing term the largest, 0.01 (no previous merit). A
+// refusal or a failed FGMRES leaves the iteration as without the offer.
+//
 // The first direction of a run may use J's early factorization
 // (SolveRun::early_factors, newton/early_factorization.h): when D J C is
 // L P0 R for the factorized P0, the direction is C R^-1 P0^-1 L^-1 applied
@@ -90,17 +109,55 @@ namespace fcsn::internal {
 // K of SolverOptions::krylov_reuse_iterations = `option` (kAutoKrylovReuse
 // resolved) for a Newton system of `size` = n + m unknowns; 0: off.
 int KrylovReuseBudget(int option, int size);
+// K of the first direction offered the previous solve's factors
+// (NewtonDirection::OfferPreviousFactors): `option` with kAutoKrylovReuse
+// resolved to 10 at every size; 0: off.
+int PreviousFactorsBudget(int option);
+
+// The diagonal scalings D (weight_eq, weight_contact) and C (column_v,
+// column_r) of a scaled system D J C (newton/solve_run.h).
+struct SystemScales {
+  double weight_eq = 1.0;
+  double weight_contact = 1.0;
+  double column_v = 1.0;
+  double column_r = 1.0;
+};
+SystemScales ScalesOf(const SolveRun& run);
 
 // Number of contacts a whose rows of D J C (the current values of `system`,
-// scaled by `run`) differ from `factorized` (NewtonSystem::ScaledValues when J
-// was factorized) by more than `relative` of their norm there:
+// scaled by `scales`, those of `factorized`) differ from `factorized`
+// (NewtonSystem::ScaledValues when J was factorized) by more than `relative`
+// of their norm there:
 //   ||rows_a(D J C) - rows_a(factorized)||_2 > relative ||rows_a(factorized)||_2.
 // *workspace holds per-contact sums (resized; allocation-free when sized).
 int CountChangedContacts(const NewtonSystem& system,
-                         const SolveRun& run,
+                         const SystemScales& scales,
                          const std::vector<double>& factorized,
                          double relative,
                          std::vector<double>* workspace);
+
+// CountChangedContacts up to a positive factor per row: row i of D J C
+// (scaled by `scales`, those of `factorized`) is compared with s_i times row
+// i of `factorized`, s_i = <row_i(D J C), row_i(factorized)> /
+// ||row_i(factorized)||^2 its least-squares factor; a contact changed when one
+// of its rows has ||row_i(D J C) - s_i row_i(factorized)||_2 > relative s_i
+// ||row_i(factorized)||_2 or s_i <= 0. (*row_scales)[i] is s_i for the rows
+// that match, 1 for the others (m entries).
+int CountChangedContactsUpToRowScales(const NewtonSystem& system,
+                                      const SystemScales& scales,
+                                      const std::vector<double>& factorized,
+                                      double relative,
+                                      std::vector<double>* row_scales,
+                                      std::vector<double>* workspace);
+
+// Whether the equilibrium rows (the first n) of D J C, scaled by `scales`,
+// differ from those of `factorized` by more than `relative` in the Frobenius
+// norm: ||rows_eq(D J C) - rows_eq(factorized)||_F >
+// relative ||rows_eq(factorized)||_F.
+bool EquilibriumRowsChanged(const NewtonSystem& system,
+                            const SystemScales& scales,
+                            const std::vector<double>& factorized,
+                            double relative);
 
 class NewtonDirection {
  public:
@@ -109,8 +166,14 @@ class NewtonDirection {
     previous_singular_ = false;
     reusable_factors_ = false;
     previous_merit_ = 0.0;
-    early_ = false;
+    transformed_ = false;
+    offered_ = false;
   }
+
+  // After Reset() at the start of a run from the caller's guess that follows
+  // a converged run of the previous solve: the first direction may try that
+  // run's last factors (the header comment).
+  void OfferPreviousFactors() { offered_ = true; }
 
   // The direction at the iterate whose J the system holds (Evaluate with the
   // Jacobian) and whose weighted residual is DG, merit = ||DG||. Counts
@@ -159,9 +222,17 @@ class NewtonDirection {
                 double previous_merit) const;
   // Whether few enough contacts changed since the factorization for FGMRES to
   // be expected within `budget` iterations (the header comment).
-  bool FewContactsChanged(const NewtonSystem& system,
-                          const SolveRun& run,
-                          int budget);
+  bool FewContactsChanged(const NewtonSystem& system, int budget);
+  // Whether the first iterate of the run may try the previous solve's factors
+  // (OfferPreviousFactors() and the conditions of the header comment); sets
+  // the transform L, R when it may.
+  bool MayReusePrevious(int budget,
+                        const NewtonSystem& system,
+                        const LinearSolver& linear,
+                        const SolveRun& run);
+  // Records the linear solver's count of analyses and factorizations right
+  // after D J C = scaled_values_ was factored (factors_generation_).
+  void RecordFactors(const LinearSolver& linear);
   // True and d, slope set when FGMRES on the last factors reaches eta within
   // `budget` iterations; false (and the factors not reusable after a
   // preconditioner failure) otherwise.
@@ -180,7 +251,7 @@ class NewtonDirection {
   // L P0 R at this iterate (consumed either way); sets the transform.
   bool AdoptEarlyFactors(const NewtonSystem& system, const SolveRun& run);
   // x := P^-1 x with the linear solver's factors P (unrefined or refined),
-  // through L and R when they are the early P0's. A refined solve may stop
+  // through L and R when transformed_. A refined solve may stop
   // once its residual, in the units of D J C, has a 2-norm <=
   // sufficient_residual (LinearSolver::Solve).
   LinearSolverStatus SolveFactors(LinearSolver* linear,
@@ -201,6 +272,7 @@ class NewtonDirection {
   // D J C when J was last factorized (before any regularization).
   std::vector<double> scaled_values_, regularized_values_;
   std::vector<double> contact_changes_;  // CountChangedContacts' workspace
+  std::vector<double> row_scales_;       // of the previous solve's factors
   Eigen::VectorXd d_, Jd_, DJd_, Cy_, y_;
   double slope_ = 0.0;
   bool previous_singular_ = false;
@@ -209,11 +281,18 @@ class NewtonDirection {
   // its regularized matrix), not yet reused.
   bool reusable_factors_ = false;
   double previous_merit_ = 0.0;  // ||D G|| at the previous Compute()
-  // The factors are the early P0's: D J C = L P0 R with L = early_rows_ and R
-  // = (early_column_v_ on v, early_column_r_ on r).
-  bool early_ = false;
-  Eigen::VectorXd early_rows_;
-  double early_column_v_ = 1.0, early_column_r_ = 1.0;
+  // The scales of scaled_values_, and the linear solver's analyses +
+  // factorizations right after its factors were made (-1: none).
+  SystemScales factored_scales_;
+  long long factors_generation_ = -1;
+  // OfferPreviousFactors() was called and the run's first Compute() is to come.
+  bool offered_ = false;
+  // The factors P are applied as R^-1 P^-1 L^-1: D J C = L P R with L =
+  // transform_rows_ and R = (transform_column_v_ on v, transform_column_r_ on
+  // r); P is the early P0 or the previous solve's D0 J0 C0.
+  bool transformed_ = false;
+  Eigen::VectorXd transform_rows_;
+  double transform_column_v_ = 1.0, transform_column_r_ = 1.0;
 };
 
 }  // namespace fcsn::internal

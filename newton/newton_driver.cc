@@ -40,6 +40,14 @@ void NewtonDriver::Run(const SolverOptions& options,
   progress_ = Progress();
   progress_.start_iteration = run->summary->iterations;
   direction_.Reset();
+  // A time step started from the previous step's solution: the last factors
+  // of that step's converged run may serve the first direction
+  // (newton/newton_direction.h checks they still apply).
+  if (run->has_guess && run->summary->iterations == 0 &&
+      run->summary->nsgs_sweeps == 0 && previous_run_converged_) {
+    direction_.OfferPreviousFactors();
+  }
+  previous_run_converged_ = false;
   for (;;) {
     const int k = run->summary->iterations;
     ErrorMeasures errors;
@@ -92,8 +100,10 @@ bool NewtonDriver::EndsAtIterate(int k,
                                  double merit,
                                  const ErrorMeasures& errors) {
   // The message is cleared: not an earlier phase's (NSGS warm start).
-  if (errors.Converged(options_->tolerance))
+  if (errors.Converged(options_->tolerance)) {
+    previous_run_converged_ = true;
     return End(SolverStatus::kConverged, "");
+  }
   if (!std::isfinite(merit) || !run_->v.allFinite() || !run_->r.allFinite()) {
     return End(
         SolverStatus::kNumericalIssue,

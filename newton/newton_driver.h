@@ -106,7 +106,10 @@ class NewtonDriver {
   bool detect_stall_ = false;
 
   Progress progress_;
+  // Kept across Run() calls, and so across the solves of one Solver: the
+  // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;
+  bool previous_run_converged_ = false;
   Eigen::VectorXd DG_, DG_trial_, v_trial_, r_trial_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
 };

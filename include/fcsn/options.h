@@ -329,9 +329,19 @@ struct SolverOptions {
   //     (newton/newton_direction.cc says why): a refine-2 wall gravity step
   //     then factorizes once instead of twice, warm shear steps save ~1 of 7
   //     factorizations, cold shear steps are unchanged within noise
-  //     (bench/results/krylov_reuse.md); smaller problems solve as with 0.
+  //     (bench/results/krylov_reuse.md); smaller problems solve as with 0,
+  //     except for the first direction of a time step below.
   //   0: off, every iteration factorizes.
   //   K in [1, 100]: on at every size with budget K.
+  // Time stepping with one Solver: the first direction of a solve started
+  // from a guess, right after a converged solve, may likewise use that
+  // solve's last factors, when the linear solver still holds them, M and H
+  // are unchanged and, up to a factor per row (rho's boost), at most K/2
+  // contacts changed their rows; the forcing term is then 0.01. With
+  // kAutoKrylovReuse this first direction has K = 10 at every size: steps at
+  // rest then take no factorization (688-contact wall: 0.06 -> 0.02 s per
+  // gravity step; refine 2: 0.6-0.8 -> 0.15-0.19 s; sliding steps change
+  // too many rows and factorize as before; bench/results/warm_steps.md).
   // Ignored by the Solve() overload with M distributed (LocalMatrixEntries):
   // every iteration factorizes there.
   int krylov_reuse_iterations = kAutoKrylovReuse;

@@ -111,7 +111,7 @@ class ReusedDirectionTest : public ::testing::Test {
                       double relative) const {
     std::vector<double> workspace;
     return internal::CountChangedContacts(
-        system_, run_, factorized, relative, &workspace);
+        system_, internal::ScalesOf(run_), factorized, relative, &workspace);
   }
 
   // D J d with the current values, computed here.
@@ -196,6 +196,51 @@ TEST_F(ReusedDirectionTest, CountsTheContactsWhoseRowsMoved) {
   // A relative change of 0 counts any change, an infinite one none.
   EXPECT_GE(ChangedContacts(before, 0.0), ChangedContacts(before, 1e-2));
   EXPECT_EQ(ChangedContacts(before, 1e300), 0);
+}
+
+// The previous solve's factors (NewtonDirection::OfferPreviousFactors): a
+// contact whose rows only changed by a factor each (rho's boost) is unchanged
+// up to row scales, with that factor; a change of shape is counted.
+TEST_F(ReusedDirectionTest, RowScalesAbsorbAFactorPerRow) {
+  Evaluate();
+  std::vector<double> factorized = ScaledValues();
+  const int n = problem_.n();
+  const internal::SparsityPattern& pattern = system_.pattern();
+  // Contact 0's rows were a quarter of today's; one entry of contact 1's
+  // first row was something else.
+  int shape_slot = -1;
+  for (int j = 0; j < pattern.n; ++j) {
+    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
+      const int row = pattern.row_index[p];
+      if (row >= n && row < n + 3) factorized[p] *= 0.25;
+      if (row == n + 3 && factorized[p] != 0.0) shape_slot = p;
+    }
+  }
+  ASSERT_GE(shape_slot, 0);
+  std::vector<double> row_scales, workspace;
+  EXPECT_EQ(ChangedContacts(factorized, 1e-2), 1);
+  EXPECT_EQ(
+      internal::CountChangedContactsUpToRowScales(system_,
+                                                  internal::ScalesOf(run_),
+                                                  factorized,
+                                                  1e-2,
+                                                  &row_scales,
+                                                  &workspace),
+      0);
+  ASSERT_EQ(row_scales.size(), static_cast<size_t>(problem_.m()));
+  for (int i = 0; i < problem_.m(); ++i) {
+    EXPECT_NEAR(row_scales[i], i < 3 ? 4.0 : 1.0, 1e-12) << i;
+  }
+  factorized[shape_slot] *= -2.0;
+  EXPECT_EQ(
+      internal::CountChangedContactsUpToRowScales(system_,
+                                                  internal::ScalesOf(run_),
+                                                  factorized,
+                                                  1e-2,
+                                                  &row_scales,
+                                                  &workspace),
+      1);
+  EXPECT_EQ(row_scales[3], 1.0);
 }
 
 TEST_F(ReusedDirectionTest, RefusesWhenMoreThanHalfTheBudgetOfContactsMoved) {
@@ -286,6 +331,11 @@ TEST(KrylovReuseTest, AutoBudgetEngagesFromTheSizeOn) {
   // An explicit budget holds at every size.
   EXPECT_EQ(internal::KrylovReuseBudget(0, 51401), 0);
   EXPECT_EQ(internal::KrylovReuseBudget(7, 100), 7);
+  // The first direction of a warm solve on the previous solve's factors:
+  // 10 at every size unless set.
+  EXPECT_EQ(internal::PreviousFactorsBudget(kAutoKrylovReuse), 10);
+  EXPECT_EQ(internal::PreviousFactorsBudget(0), 0);
+  EXPECT_EQ(internal::PreviousFactorsBudget(7), 7);
 }
 
 TEST(KrylovReuseTest, OffByDefaultOnSmallProblems) {
