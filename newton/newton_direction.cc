@@ -38,37 +38,6 @@ SystemScales ScalesOf(const SolveRun& run) {
       run.weight_eq, run.weight_contact, run.column_v, run.column_r};
 }
 
-int CountChangedContacts(const NewtonSystem& system,
-                         const SystemScales& scales,
-                         const std::vector<double>& factorized,
-                         double relative,
-                         std::vector<double>* workspace) {
-  const int n = system.n();
-  const int nc = system.m() / 3;
-  const SparsityPattern& pattern = system.pattern();
-  const std::vector<double>& values = system.values();
-  // (squared change, squared norm) per contact.
-  workspace->assign(2 * nc, 0.0);
-  for (int j = 0; j < pattern.n; ++j) {
-    const double scale =
-        scales.weight_contact * (j < n ? scales.column_v : scales.column_r);
-    for (int p = pattern.col_ptr[j]; p < pattern.col_ptr[j + 1]; ++p) {
-      const int row = pattern.row_index[p];
-      if (row < n) continue;
-      const int a = (row - n) / 3;
-      const double change = values[p] * scale - factorized[p];
-      (*workspace)[2 * a] += change * change;
-      (*workspace)[2 * a + 1] += factorized[p] * factorized[p];
-    }
-  }
-  int changed = 0;
-  for (int a = 0; a < nc; ++a) {
-    changed +=
-        (*workspace)[2 * a] > relative * relative * (*workspace)[2 * a + 1];
-  }
-  return changed;
-}
-
 int CountChangedContactsUpToRowScales(const NewtonSystem& system,
                                       const SystemScales& scales,
                                       const std::vector<double>& factorized,
@@ -174,14 +143,16 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
     return LinearSolverStatus::kSuccess;
   }
   if (MayReuse(budget, run, merit, previous_merit) &&
-      FewContactsChanged(system, budget) &&
-      ReuseFactors(system,
-                   linear,
-                   run,
-                   DG,
-                   budget,
-                   ForcingTerm(merit, previous_merit, options.tolerance))) {
-    return LinearSolverStatus::kSuccess;
+      FewContactsChanged(system, budget)) {
+    ComposeRowScales(system);
+    if (ReuseFactors(system,
+                     linear,
+                     run,
+                     DG,
+                     budget,
+                     ForcingTerm(merit, previous_merit, options.tolerance))) {
+      return LinearSolverStatus::kSuccess;
+    }
   }
   LinearSolverStatus status =
       Factorize(may_regularize, system, linear, run, message);
@@ -247,22 +218,11 @@ bool NewtonDirection::MayReusePrevious(int budget,
       factors_generation_ != stats.analyses + stats.factorizations ||
       scaled_values_.size() != system.values().size() ||
       EquilibriumRowsChanged(
-          system, factored_scales_, scaled_values_, kSameEquilibriumRows)) {
+          system, factored_scales_, scaled_values_, kSameEquilibriumRows) ||
+      !FewContactsChanged(system, budget)) {
     return false;
   }
-  // The gate of FewContactsChanged, up to a factor per row: rho's boost
-  // multiplies a closed contact's normal row and a sticking one's rows, and
-  // a warm solve starts under RhoOptions::warm_initial_boost where the
-  // previous one ended under the tail boost.
-  constexpr double kChangedRow = 1e-2;  // as in FewContactsChanged
-  constexpr int kIterationsPerContact = 2;
-  const int changed = CountChangedContactsUpToRowScales(system,
-                                                        factored_scales_,
-                                                        scaled_values_,
-                                                        kChangedRow,
-                                                        &row_scales_,
-                                                        &contact_changes_);
-  if (kIterationsPerContact * changed > budget) return false;
+  // The factors' D0 and C0 to this solve's D and C, then the row factors.
   const int n = system.n();
   const int m = system.m();
   const SystemScales now = ScalesOf(run);
@@ -270,12 +230,11 @@ bool NewtonDirection::MayReusePrevious(int budget,
   transform_rows_.resize(n + m);
   transform_rows_.head(n).setConstant(now.weight_eq /
                                       factored_scales_.weight_eq);
-  const double contact_ratio =
-      now.weight_contact / factored_scales_.weight_contact;
-  for (int i = 0; i < m; ++i)
-    transform_rows_[n + i] = contact_ratio * row_scales_[i];
+  transform_rows_.tail(m).setConstant(now.weight_contact /
+                                      factored_scales_.weight_contact);
   transform_column_v_ = now.column_v / factored_scales_.column_v;
   transform_column_r_ = now.column_r / factored_scales_.column_r;
+  ComposeRowScales(system);
   return true;
 }
 
@@ -296,9 +255,29 @@ bool NewtonDirection::FewContactsChanged(const NewtonSystem& system,
   // (the waste this gate removes), 8 of 19 on warm ones, 5 of 17 on the
   // elastic bar (the wins it gives up).
   constexpr int kIterationsPerContact = 2;
-  const int changed = CountChangedContacts(
-      system, factored_scales_, scaled_values_, kChangedRow, &contact_changes_);
+  // Up to a factor per row: rho's boost multiplies a closed contact's normal
+  // row and a sticking one's rows (the tail boost within a solve; a warm
+  // solve starts under RhoOptions::warm_initial_boost where the previous one
+  // ended under the tail boost), which ComposeRowScales() absorbs.
+  const int changed = CountChangedContactsUpToRowScales(system,
+                                                        factored_scales_,
+                                                        scaled_values_,
+                                                        kChangedRow,
+                                                        &row_scales_,
+                                                        &contact_changes_);
   return kIterationsPerContact * changed <= budget;
+}
+
+void NewtonDirection::ComposeRowScales(const NewtonSystem& system) {
+  const int n = system.n();
+  const int m = system.m();
+  if (!transformed_) {
+    transformed_ = true;
+    transform_rows_.setOnes(n + m);
+    transform_column_v_ = 1.0;
+    transform_column_r_ = 1.0;
+  }
+  for (int i = 0; i < m; ++i) transform_rows_[n + i] *= row_scales_[i];
 }
 
 double NewtonDirection::ForcingTerm(double merit,

@@ -49,8 +49,11 @@
 //     P^-1 D J_k C = I + P^-1 (D (J_k - J_{k-1}) C), whose second term has
 //     rank <= the number of changed rows, and FGMRES needs at most that rank
 //     + 1 iterations. At most K/2 contacts may have rows changed by more than
-//     1 % (CountChangedContacts); otherwise the attempt would most likely
-//     fail and its inner iterations be wasted (cold steps);
+//     1 % up to a factor s_i per row (CountChangedContactsUpToRowScales);
+//     otherwise the attempt would most likely fail and its inner iterations
+//     be wasted (cold steps). The factors s_i (rho's boost: the tail boost
+//     multiplies a sticking contact's rows and a closed one's normal row) are
+//     applied with P: D J_k C is about S P, S = diag(1 on v, s_i on r);
 //   * once per factorization: the factors are those of iterate k - 1;
 //   * when M is not distributed (the products by J are collective there).
 // The constants are measured choices, see newton_direction.cc.
@@ -125,20 +128,9 @@ struct SystemScales {
 SystemScales ScalesOf(const SolveRun& run);
 
 // Number of contacts a whose rows of D J C (the current values of `system`,
-// scaled by `scales`, those of `factorized`) differ from `factorized`
-// (NewtonSystem::ScaledValues when J was factorized) by more than `relative`
-// of their norm there:
-//   ||rows_a(D J C) - rows_a(factorized)||_2 > relative ||rows_a(factorized)||_2.
-// *workspace holds per-contact sums (resized; allocation-free when sized).
-int CountChangedContacts(const NewtonSystem& system,
-                         const SystemScales& scales,
-                         const std::vector<double>& factorized,
-                         double relative,
-                         std::vector<double>* workspace);
-
-// CountChangedContacts up to a positive factor per row: row i of D J C
-// (scaled by `scales`, those of `factorized`) is compared with s_i times row
-// i of `factorized`, s_i = <row_i(D J C), row_i(factorized)> /
+// scaled by `scales`, those of `factorized`) changed since `factorized`
+// (NewtonSystem::ScaledValues when J was factorized), up to a positive factor
+// per row: row i of D J C is compared with s_i times row i of `factorized`, s_i = <row_i(D J C), row_i(factorized)> /
 // ||row_i(factorized)||^2 its least-squares factor; a contact changed when one
 // of its rows has ||row_i(D J C) - s_i row_i(factorized)||_2 > relative s_i
 // ||row_i(factorized)||_2 or s_i <= 0. (*row_scales)[i] is s_i for the rows
@@ -220,9 +212,13 @@ class NewtonDirection {
                 const SolveRun& run,
                 double merit,
                 double previous_merit) const;
-  // Whether few enough contacts changed since the factorization for FGMRES to
-  // be expected within `budget` iterations (the header comment).
+  // Whether few enough contacts changed since the factorization, up to a
+  // factor per row (row_scales_ set), for FGMRES to be expected within
+  // `budget` iterations (the header comment).
   bool FewContactsChanged(const NewtonSystem& system, int budget);
+  // Multiplies the transform's contact rows by row_scales_ (from the identity
+  // when there is none): the factors then stand for the current rows.
+  void ComposeRowScales(const NewtonSystem& system);
   // Whether the first iterate of the run may try the previous solve's factors
   // (OfferPreviousFactors() and the conditions of the header comment); sets
   // the transform L, R when it may.
@@ -271,7 +267,7 @@ class NewtonDirection {
 
   // D J C when J was last factorized (before any regularization).
   std::vector<double> scaled_values_, regularized_values_;
-  std::vector<double> contact_changes_;  // CountChangedContacts' workspace
+  std::vector<double> contact_changes_;  // the row comparisons' workspace
   std::vector<double> row_scales_;       // of the previous solve's factors
   Eigen::VectorXd d_, Jd_, DJd_, Cy_, y_;
   double slope_ = 0.0;

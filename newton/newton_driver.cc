@@ -51,10 +51,10 @@ void NewtonDriver::Run(const SolverOptions& options,
   for (;;) {
     const int k = run->summary->iterations;
     ErrorMeasures errors;
-    const double merit = EvaluateAndRecord(k, &errors);
+    double merit = EvaluateAndRecord(k, &errors);
     if (EndsAtIterate(k, merit, errors)) return;
     TrackProgress(k, merit);
-    BoostInTheTail(k, errors);
+    if (BoostInTheTail(k, errors)) merit = Evaluate();
     if (ReduceRhoOnStall(k)) continue;
     if (EndsOnBudget(k) || !ComputeDirection(k, merit) ||
         !Globalize(k, merit)) {
@@ -66,18 +66,20 @@ void NewtonDriver::Run(const SolverOptions& options,
   }
 }
 
+double NewtonDriver::Evaluate() {
+  ScopedTimer timer(&run_->summary->timings.residual_jacobian);
+  system_->Evaluate(*run_->problem,
+                    options_->formulation,
+                    run_->newton_rho,
+                    run_->v,
+                    run_->r,
+                    /*with_jacobian=*/true);
+  Weigh(*run_, system_->residual(), &DG_);
+  return DG_.norm();
+}
+
 double NewtonDriver::EvaluateAndRecord(int k, ErrorMeasures* errors) {
-  {
-    ScopedTimer timer(&run_->summary->timings.residual_jacobian);
-    system_->Evaluate(*run_->problem,
-                      options_->formulation,
-                      run_->newton_rho,
-                      run_->v,
-                      run_->r,
-                      /*with_jacobian=*/true);
-    Weigh(*run_, system_->residual(), &DG_);
-  }
-  const double merit = DG_.norm();
+  const double merit = Evaluate();
   *errors = Measure(run_);
   IterationRecord record;
   record.phase = IterationPhase::kNewton;
@@ -147,17 +149,18 @@ void NewtonDriver::TrackProgress(int k, double merit) {
   }
 }
 
-void NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
+bool NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
   const RhoOptions& rho = options_->rho;
   if (run_->tail_boosted || k <= progress_.start_iteration ||
       rho.tail_boost_factor == 1.0 ||
       options_->formulation == Formulation::kFischerBurmeister ||
       !(errors.Worst() < rho.tail_error)) {
-    return;
+    return false;
   }
   run_->tail_boosted = true;
   run_->rho_boost *= rho.tail_boost_factor;
   run_->newton_rho = run_->rho_boost * run_->scaling.rho;
+  return true;
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k) {

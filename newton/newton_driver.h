@@ -8,8 +8,9 @@
 //      (newton/stall_detection.h);
 //   3. rho continuation: the first iterate after the start with max(e_cone,
 //      e_dual, e_comp, e_eq) < RhoOptions::tail_error multiplies the boost by
-//      tail_boost_factor (once per solve; not for Fischer-Burmeister); under
-//      a boosted rho
+//      tail_boost_factor (once per solve; not for Fischer-Burmeister), and
+//      G, J and the merit are evaluated again under the boosted rho, which
+//      the iterate's direction and line search then use; under a boosted rho
 //      (RhoOptions::initial_boost > 1), a stall of the merit over
 //      boost_window iterations divides the boost by boost_reduction and
 //      restarts from the iterate of least merit under the previous boost;
@@ -74,14 +75,19 @@ class NewtonDriver {
     bool safeguarded = false;
   };
 
-  // Step 1: G, J and the merit at the iterate, recorded; *errors its measures.
+  // G, J (into the system, D G into DG_) and the merit ||D G|| at the
+  // iterate under run_->newton_rho.
+  double Evaluate();
+  // Step 1: Evaluate(), the iterate recorded; *errors its measures.
   double EvaluateAndRecord(int k, ErrorMeasures* errors);
   // Step 2; true when the run ends here.
   bool EndsAtIterate(int k, double merit, const ErrorMeasures& errors);
   // Feeds the merit to the stall tests and keeps the least-merit iterate.
   void TrackProgress(int k, double merit);
-  // Step 3, the tail boost (once per solve).
-  void BoostInTheTail(int k, const ErrorMeasures& errors);
+  // Step 3, the tail boost (once per solve); true when rho was just boosted,
+  // and the iterate is then evaluated again under it (Evaluate()), so that
+  // its direction and line search are those of the boosted rho.
+  bool BoostInTheTail(int k, const ErrorMeasures& errors);
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k);

@@ -11,6 +11,7 @@
 
 #include "fcsn/solver.h"
 #include "shared_problem.h"
+#include "test_problems.h"
 
 namespace fcsn {
 namespace {
@@ -99,6 +100,56 @@ TEST(RhoBoostTest, TailBoostMultipliesOnceBelowTheTailError) {
     ASSERT_EQ(off.status, SolverStatus::kConverged) << off.FullReport();
     for (const IterationRecord& h : off.history) EXPECT_EQ(h.rho_boost, 30.0);
   }
+}
+
+// The iterate where the tail boost starts already takes the boosted rho's
+// Newton step: the iterate after it is the one a solve started there under
+// the boosted rho reaches in one step. (Until session 19 that step was the
+// previous rho's and the boost acted one iterate later.)
+TEST(RhoBoostTest, TheTailBoostIterateStepsUnderTheBoostedRho) {
+  // A lattice sliding on an uneven floor: slipping contacts, whose Newton
+  // step depends on rho.
+  const GlobalProblem problem =
+      testing::MakeLatticeOnFloor(8, 6, 3, 0.3, 1.5, 0.2);
+  SolverOptions options = NewtonOnly();
+  options.cold_start = ColdStart::kZero;
+  options.rho.initial_boost = 30.0;
+  options.rho.tail_boost_factor = 5.0;
+  Solution x;
+  const SolverSummary full = Solver(options).Solve(problem, nullptr, &x);
+  ASSERT_EQ(full.status, SolverStatus::kConverged) << full.FullReport();
+  size_t b = 0;  // the boost iterate: the last one recorded under 30
+  while (b + 1 < full.history.size() && full.history[b + 1].rho_boost == 30.0)
+    ++b;
+  ASSERT_GE(b, 1u);
+  ASSERT_LT(b + 1, full.history.size()) << full.FullReport();
+  ASSERT_EQ(full.history[b + 1].rho_boost, 150.0);
+  // z_b and z_{b+1}: the same solve stopped there (the errors decrease, so
+  // the returned best iterate is the last one).
+  auto stopped_at = [&](int iterations) {
+    SolverOptions stop = options;
+    stop.max_iterations = iterations;
+    Solution z;
+    const SolverSummary s = Solver(stop).Solve(problem, nullptr, &z);
+    EXPECT_EQ(s.status, SolverStatus::kMaxIterations);
+    EXPECT_EQ(s.iterations, iterations);
+    return z;
+  };
+  const Solution zb = stopped_at(static_cast<int>(b));
+  const Solution next = stopped_at(static_cast<int>(b) + 1);
+  // One full Newton step from z_b under 30 x 5, no further boost.
+  SolverOptions boosted = options;
+  boosted.rho.warm_initial_boost = 150.0;
+  boosted.rho.tail_boost_factor = 1.0;
+  boosted.max_iterations = 1;
+  Solution step;
+  Solver(boosted).Solve(problem, &zb, &step);
+  const double scale = next.v.norm() + next.r.norm();
+  EXPECT_LE((step.v - next.v).norm() + (step.r - next.r).norm(), 1e-8 * scale);
+  // The step under 30 leads elsewhere: the test tells the two apart.
+  boosted.rho.warm_initial_boost = 30.0;
+  Solver(boosted).Solve(problem, &zb, &step);
+  EXPECT_GT((step.v - next.v).norm() + (step.r - next.r).norm(), 1e-6 * scale);
 }
 
 // Where a rho reduction restarts: the iterate of least merit under the

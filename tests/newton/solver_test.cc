@@ -205,9 +205,10 @@ TEST(SolverTest, ConvergesQuadraticallyOnALatticeWithManyContacts) {
     SolverOptions options = NewtonOptions(Formulation::kAlartCurnier);
     options.tolerance = 1e-13;
     // A fixed rho: the constant C below is for the rule's rho (a boost of 30
-    // scales the contact residual, and with it C); the continuation has its
-    // own tests.
+    // scales the contact residual, and with it C); the continuation and the
+    // tail boost have their own tests.
     options.rho.initial_boost = 1.0;
+    options.rho.tail_boost_factor = 1.0;
     Solver solver(options);
     Solution x;
     const SolverSummary summary = solver.Solve(problem, nullptr, &x);
