@@ -111,49 +111,80 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
                                             const Eigen::VectorXd& DG,
                                             double merit,
                                             std::string* message) {
-  const bool may_regularize = options.singular_regularization > 0.0;
   regularized_ = false;
   // The merit of the previous iterate, for MayReuse and the forcing term.
   const double previous_merit = previous_merit_;
   previous_merit_ = merit;
-  const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
-                                       system.n() + system.m());
-  if (AdoptEarlyFactors(system, run)) {
-    const LinearSolverStatus status =
-        Solve(linear, run, DG, options.tolerance, message);
-    if (status == LinearSolverStatus::kSuccess) {
-      reusable_factors_ = true;
-      // P0's transform is this solve's: not offered to the next solve.
-      factors_generation_ = -1;
-      slope_ = -merit * merit;
-      return status;
-    }
-    transformed_ = false;  // J is factorized below
-  }
-  const int previous_budget =
-      PreviousFactorsBudget(options.krylov_reuse_iterations);
-  if (MayReusePrevious(previous_budget, system, *linear, run) &&
-      ReuseFactors(
-          system,
-          linear,
-          run,
-          DG,
-          previous_budget,
-          ForcingTerm(merit, /*previous_merit=*/0.0, options.tolerance))) {
+  if (TryEarlyFactors(options, linear, system, run, DG, merit, message) ||
+      TryReusedFactors(
+          options, system, linear, run, DG, merit, previous_merit)) {
     return LinearSolverStatus::kSuccess;
   }
-  if (MayReuse(budget, run, merit, previous_merit) &&
-      FewContactsChanged(system, budget)) {
-    ComposeRowScales(system);
-    if (ReuseFactors(system,
-                     linear,
-                     run,
-                     DG,
-                     budget,
-                     ForcingTerm(merit, previous_merit, options.tolerance))) {
-      return LinearSolverStatus::kSuccess;
-    }
+  return FactorizeAndSolve(options, system, linear, run, DG, merit, message);
+}
+
+bool NewtonDirection::TryEarlyFactors(const SolverOptions& options,
+                                      LinearSolver* linear,
+                                      const NewtonSystem& system,
+                                      const SolveRun& run,
+                                      const Eigen::VectorXd& DG,
+                                      double merit,
+                                      std::string* message) {
+  if (!AdoptEarlyFactors(system, run)) return false;
+  if (Solve(linear, run, DG, options.tolerance, message) !=
+      LinearSolverStatus::kSuccess) {
+    transformed_ = false;  // J is factorized instead
+    return false;
   }
+  reusable_factors_ = true;
+  // P0's transform is this solve's: not offered to the next solve.
+  factors_generation_ = -1;
+  slope_ = -merit * merit;
+  return true;
+}
+
+bool NewtonDirection::TryReusedFactors(const SolverOptions& options,
+                                       const NewtonSystem& system,
+                                       LinearSolver* linear,
+                                       const SolveRun& run,
+                                       const Eigen::VectorXd& DG,
+                                       double merit,
+                                       double previous_merit) {
+  const int previous_budget =
+      PreviousFactorsBudget(options.krylov_reuse_iterations);
+  if (MayReusePrevious(previous_budget, system, *linear, run)) {
+    return ReuseFactors(
+        system,
+        linear,
+        run,
+        DG,
+        previous_budget,
+        ForcingTerm(merit, /*previous_merit=*/0.0, options.tolerance));
+  }
+  const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
+                                       system.n() + system.m());
+  if (!MayReuse(budget, run, merit, previous_merit) ||
+      !FewContactsChanged(system, budget)) {
+    return false;
+  }
+  ComposeRowScales(system);
+  return ReuseFactors(system,
+                      linear,
+                      run,
+                      DG,
+                      budget,
+                      ForcingTerm(merit, previous_merit, options.tolerance));
+}
+
+LinearSolverStatus NewtonDirection::FactorizeAndSolve(
+    const SolverOptions& options,
+    const NewtonSystem& system,
+    LinearSolver* linear,
+    const SolveRun& run,
+    const Eigen::VectorXd& DG,
+    double merit,
+    std::string* message) {
+  const bool may_regularize = options.singular_regularization > 0.0;
   LinearSolverStatus status =
       Factorize(may_regularize, system, linear, run, message);
   previous_singular_ = status == LinearSolverStatus::kSingular;

@@ -193,6 +193,33 @@ class NewtonDirection {
   static double SufficientResidual(double tolerance);
 
  private:
+  // True with d and slope set when the early factors (AdoptEarlyFactors) give
+  // the direction.
+  bool TryEarlyFactors(const SolverOptions& options,
+                       LinearSolver* linear,
+                       const NewtonSystem& system,
+                       const SolveRun& run,
+                       const Eigen::VectorXd& DG,
+                       double merit,
+                       std::string* message);
+  // True with d and slope set when FGMRES on the previous solve's factors
+  // (MayReusePrevious) or on the previous iterate's (MayReuse) gives the
+  // direction.
+  bool TryReusedFactors(const SolverOptions& options,
+                        const NewtonSystem& system,
+                        LinearSolver* linear,
+                        const SolveRun& run,
+                        const Eigen::VectorXd& DG,
+                        double merit,
+                        double previous_merit);
+  // D J C factored (regularized when singular) and the direction solved.
+  LinearSolverStatus FactorizeAndSolve(const SolverOptions& options,
+                                       const NewtonSystem& system,
+                                       LinearSolver* linear,
+                                       const SolveRun& run,
+                                       const Eigen::VectorXd& DG,
+                                       double merit,
+                                       std::string* message);
   // D J C factored unless the last J was singular and may be regularized.
   LinearSolverStatus Factorize(bool may_regularize,
                                const NewtonSystem& system,
