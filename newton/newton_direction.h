@@ -130,11 +130,13 @@ SystemScales ScalesOf(const SolveRun& run);
 // Number of contacts a whose rows of D J C (the current values of `system`,
 // scaled by `scales`, those of `factorized`) changed since `factorized`
 // (NewtonSystem::ScaledValues when J was factorized), up to a positive factor
-// per row: row i of D J C is compared with s_i times row i of `factorized`, s_i = <row_i(D J C), row_i(factorized)> /
-// ||row_i(factorized)||^2 its least-squares factor; a contact changed when one
-// of its rows has ||row_i(D J C) - s_i row_i(factorized)||_2 > relative s_i
-// ||row_i(factorized)||_2 or s_i <= 0. (*row_scales)[i] is s_i for the rows
-// that match, 1 for the others (m entries).
+// per row: row i of D J C is compared with s_i times row i of `factorized`,
+// s_i = <row_i(D J C), row_i(factorized)> / ||row_i(factorized)||^2 its
+// least-squares factor; a contact changed when one of its rows has
+//   ||row_i(D J C) - s_i row_i(factorized)||_2 > relative s_i ||row_i(factorized)||_2
+// or s_i <= 0 (a row that is zero in both is unchanged). (*row_scales)[i] is
+// s_i for the rows that match, 1 for the others (m entries); *workspace holds
+// per-row sums (resized; allocation-free when sized).
 int CountChangedContactsUpToRowScales(const NewtonSystem& system,
                                       const SystemScales& scales,
                                       const std::vector<double>& factorized,
