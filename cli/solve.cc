@@ -492,7 +492,8 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
       ->add_option("--setup-threads",
                    args->setup_threads,
                    "2: J's ordering and analysis on a second thread while M "
-                   "is factorized, then a share of rho's W_aa (n >= 10,000)")
+                   "is factorized (n >= 1000), then a share of rho's W_aa "
+                   "(n >= 10,000)")
       ->capture_default_str();
 }
 

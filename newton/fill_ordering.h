@@ -25,8 +25,8 @@
 
 namespace fcsn::internal {
 
-// Also the size from which M gets CHOLMOD's supernodal Cholesky and the setup
-// two threads (newton/m_factorization.h, SolverOptions::setup_threads).
+// Also the size from which M gets CHOLMOD's supernodal Cholesky and the second
+// setup thread its share of W_aa (newton/m_factorization.h).
 // Between the 688-contact wall (n = 7205: AMD orders faster; with the
 // threshold at 5000 its solves took the same time, same iterations) and the
 // elastic bar (n = 19,089: cold solves 1.9 -> 1.0 s and 1.5 -> 0.63 s when it

@@ -246,8 +246,13 @@ bool MFactorization::Factorize(const SparseMatrix& M,
     type_ = MFactorizationType::kSimplicialLdlt;
     return true;
   }
-  if (!may_order && (n < supernodal_min_dofs_ || !M.isCompressed() ||
-                     !factors_->cholesky.AnalyzedFor(M))) {
+  // Below both sizes M is ordered by AMD or COLAMD (fill_ordering.h), never
+  // by METIS: FactorizeOrdered() then factorizes as Factorize() does.
+  const bool metis_free =
+      n < kNestedDissectionMinDofs && n < supernodal_min_dofs_;
+  const bool order = may_order || metis_free;
+  if (!order && (n < supernodal_min_dofs_ || !M.isCompressed() ||
+                 !factors_->cholesky.AnalyzedFor(M))) {
     *message = "M has no kept supernodal analysis";
     return false;
   }
@@ -255,7 +260,7 @@ bool MFactorization::Factorize(const SparseMatrix& M,
   const bool symmetric = IsSymmetricM(M);
   if (symmetric && n >= supernodal_min_dofs_ && FactorizeSupernodal(M)) {
     type_ = MFactorizationType::kSupernodalCholesky;
-  } else if (!may_order) {
+  } else if (!order) {
     *message = "M needs another factorization than the supernodal Cholesky";
     return false;
   } else if (symmetric) {

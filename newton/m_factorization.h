@@ -90,6 +90,14 @@ const char* ToString(MFactorizationType type);
 // NaN must not pass for another value. O(nnz).
 bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
 
+// The size (dofs of M) from which a Solver with SolverOptions::setup_threads
+// = 2 runs J's pattern and analysis on a second thread while M is factorized
+// (solver.cc). Below it a cold solve's setup takes a few milliseconds, against
+// ~0.1 ms to start a thread; at n = 1800 and 4320 (lattice bars) and 7205 (the
+// 688-contact wall, -11 % median time) the overlap paid
+// (bench/results/setup_cost.md, session 20).
+constexpr int kTwoSetupThreadsMinDofs = 1000;
+
 // Contacts whose W_aa reach solves share one pass by default (measured in
 // bench/results/rho_setup.md).
 constexpr int kDiagonalBlockBatch = 4;
@@ -118,11 +126,13 @@ class MFactorization {
   // Order(M) makes the METIS call of Factorize(M) (the supernodal symbolic
   // analysis, when M has supernodal_min_dofs rows or more: kept while M's
   // pattern is unchanged). FactorizeOrdered(M) is then Factorize(M) without
-  // any ordering: true with the same factors, bit for bit, when M is
-  // symmetric, positive definite and so analyzed; otherwise false (type() ==
+  // any METIS call: true with the same factors, bit for bit, when M is
+  // symmetric, positive definite and so analyzed, or when M has fewer rows
+  // than kNestedDissectionMinDofs and supernodal_min_dofs (every ordering is
+  // then AMD's or COLAMD's, fill_ordering.h); otherwise false (type() ==
   // kNone, *message says why), and Factorize(M) is left to the caller for
-  // when the other work is done (M not symmetric, or not positive definite:
-  // the LU or the LDL^T orders M).
+  // when the other work is done (a large M not symmetric, or not positive
+  // definite: the LU or the LDL^T orders M).
   void Order(const SparseMatrix& M);
   bool FactorizeOrdered(const SparseMatrix& M, std::string* message);
   // Drops the numeric factors (type() becomes kNone); the analysis is kept.

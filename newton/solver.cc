@@ -27,7 +27,6 @@
 #include "newton/cold_start.h"
 #include "newton/distributed_m.h"
 #include "newton/early_factorization.h"
-#include "newton/fill_ordering.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
 #include "newton/m_factorization.h"
@@ -311,7 +310,7 @@ bool Solver::Impl::OverlapsAnalysis(const SolveRun& run) const {
 
 bool Solver::Impl::TwoSetupThreads(const GlobalProblem& problem) const {
   return options_.setup_threads >= 2 &&
-         problem.n() >= internal::kNestedDissectionMinDofs &&
+         problem.n() >= internal::kTwoSetupThreadsMinDofs &&
          std::thread::hardware_concurrency() >= 2;
 }
 

@@ -351,13 +351,13 @@ struct SolverOptions {
   // Ignored by the Solve() overload with M distributed (LocalMatrixEntries):
   // every iteration factorizes there.
   int krylov_reuse_iterations = kAutoKrylovReuse;
-  // Threads of the setup of a large problem (n >= 10,000 dofs, the size from
-  // which M gets nested dissection): with 2, on a machine with at least 2
-  // hardware threads, the pattern of J and its symbolic analysis (fill-reducing
+  // Threads of the setup of a problem with n >= 1000 dofs (below, a setup
+  // takes a few milliseconds): with 2, on a machine with at least 2 hardware
+  // threads, the pattern of J and its symbolic analysis (fill-reducing
   // ordering, MUMPS' analysis) run on a second thread while M is factorized
   // and rho's W_aa = H_a^T M^-1 H_a computed, when both are needed (a new
-  // pattern of J, a new M), and the second thread then takes its share of the
-  // remaining W_aa. At a bonded cold start (no guess, w round-off: the
+  // pattern of J, a new M), and from n >= 10,000 (M's supernodal Cholesky)
+  // the second thread then takes its share of the remaining W_aa. At a bonded cold start (no guess, w round-off: the
   // gravity-settling steps) the second thread also factorizes J of the first
   // iterate right after its analysis, before rho exists, and the first Newton
   // direction uses those factors when they are verified to be J's up to
@@ -374,8 +374,9 @@ struct SolverOptions {
   // pool, 3.0 s against 1.24 s per refine-2 gravity step on 2 cores
   // (bench/results/blas_threads.md). In [1, 2]. Default 2: on an idle
   // machine the refine-2 gravity steps took 2.04 -> 1.46 s with 1 BLAS thread
-  // and 1.78 -> 1.65 s with 2 (bench/results/setup_cost.md, idle re-run);
-  // set 1 when the caller already keeps every core busy.
+  // and 1.78 -> 1.65 s with 2, the 688-contact walls (n = 7205) a median
+  // 0.885 -> 0.761 s (bench/results/setup_cost.md); set 1 when the caller
+  // already keeps every core busy.
   int setup_threads = 2;
   RhoOptions rho;
   LineSearchOptions line_search;

@@ -14,6 +14,7 @@
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
 #include "newton/fill_ordering.h"
+#include "newton/m_factorization.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -112,8 +113,8 @@ TEST(EarlyFactorizationTest, DiagonallyEquivalentRefusesAnotherMatrix) {
 // bottom node pushed along its first tangent by twice its own gravity impulse
 // (about twice what friction holds under a column of 3 nodes at mu = 0.3), so
 // that the bonded first step is not the solution.
-GlobalProblem AtRest() {
-  GlobalProblem problem = testing::MakeLatticeOnFloor(40, 30, 3, 0.3, 1.0);
+GlobalProblem AtRest(int nx = 40, int ny = 30) {
+  GlobalProblem problem = testing::MakeLatticeOnFloor(nx, ny, 3, 0.3, 1.0);
   const Eigen::VectorXd normal = problem.H.transpose() * problem.f;
   Eigen::VectorXd push = Eigen::VectorXd::Zero(problem.m());
   for (int a = 0; a < problem.nc(); ++a)
@@ -193,6 +194,27 @@ TEST(EarlyFactorizationTest, FirstDirectionUsesTheEarlyFactors) {
                 1e-6 * one.summary.history[1].merit +
                     1e-12 * one.summary.history[0].merit);
   }
+}
+
+// The second setup thread, and so the early factorization, from
+// kTwoSetupThreadsMinDofs on (M's simplicial LDL^T below the supernodal size
+// on the first thread); below it one thread factorizes as usual.
+TEST(EarlyFactorizationTest, UsedFromTheTwoThreadSize) {
+  if (!TwoHardwareThreads()) GTEST_SKIP() << "one hardware thread";
+  const GlobalProblem medium = AtRest(20, 15);  // n = 2700
+  ASSERT_GE(medium.n(), kTwoSetupThreadsMinDofs);
+  ASSERT_LT(medium.n(), kNestedDissectionMinDofs);
+  const Solved two = SolveWith(medium, SolverOptions(), 2);
+  ASSERT_EQ(two.summary.status, SolverStatus::kConverged);
+  EXPECT_EQ(two.summary.early_factorizations_used, 1);
+  const Solved one = SolveWith(medium, SolverOptions(), 1);
+  EXPECT_EQ(one.summary.iterations, two.summary.iterations);
+  EXPECT_LE(testing::RelativeDistance(one.solution.r, two.solution.r), 1e-8);
+  const GlobalProblem small = AtRest(8, 6);  // n = 432
+  ASSERT_LT(small.n(), kTwoSetupThreadsMinDofs);
+  const Solved below = SolveWith(small, SolverOptions(), 2);
+  ASSERT_EQ(below.summary.status, SolverStatus::kConverged);
+  EXPECT_EQ(below.summary.early_factorizations_used, 0);
 }
 
 TEST(EarlyFactorizationTest, NotTriedWithAGuessOrOffRest) {

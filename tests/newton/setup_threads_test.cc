@@ -1,7 +1,8 @@
 // Tests of the setup on two threads (SolverOptions::setup_threads, issue 17):
 // M's factorization in two parts (MFactorization::Order, FactorizeOrdered;
 // MInverse::Order, FactorizeOrdered) gives the bits of the one-part
-// Factorize() or refuses to factorize, never orders in its second part; and
+// Factorize() or refuses to factorize, never calls METIS in its second part
+// (a small M needs none: it factorizes without Order()); and
 // a Solver with setup_threads = 2 returns the statuses, histories and bits of
 // one with setup_threads = 1, also when M needs the LDL^T fallback; the
 // caller's BLAS threads are back after it.
@@ -10,6 +11,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fcsn/options.h"
@@ -25,9 +27,16 @@ namespace {
 // A small lattice, for MFactorization(0) (supernodal at any size).
 GlobalProblem Small() { return testing::MakeLatticeOnFloor(6, 5, 3, 0.3, 0.8); }
 
-// n = 21,600 >= kNestedDissectionMinDofs: the sizes that use two threads.
+// n = 21,600 >= kNestedDissectionMinDofs: M's supernodal Cholesky in two
+// parts, the second thread's share of W_aa.
 GlobalProblem Large() {
   return testing::MakeLatticeOnFloor(30, 30, 8, 0.3, 1.5, 1e-3);
+}
+
+// kTwoSetupThreadsMinDofs <= n = 2700 < kNestedDissectionMinDofs: two threads,
+// M's simplicial LDL^T on the first while J is analyzed on the second.
+GlobalProblem Medium() {
+  return testing::MakeLatticeOnFloor(20, 15, 3, 0.3, 1.5, 1e-3);
 }
 
 // M with its first diagonal entry negated: symmetric, not positive definite.
@@ -82,14 +91,6 @@ TEST(SetupThreadsTest, FactorizeOrderedRefusesWhatNeedsAnOrdering) {
     EXPECT_FALSE(error.empty());
   }
   {
-    SCOPED_TRACE("below the supernodal size: Order() does nothing");
-    MFactorization factors;  // kNestedDissectionMinDofs > n
-    factors.Order(problem.M);
-    EXPECT_EQ(factors.analyses(), 0);
-    EXPECT_FALSE(factors.FactorizeOrdered(problem.M, &error));
-    EXPECT_EQ(factors.type(), MFactorizationType::kNone);
-  }
-  {
     SCOPED_TRACE("not positive definite: the LDL^T is left to Factorize()");
     const SparseMatrix M = Indefinite(problem.M);
     MFactorization factors(0);
@@ -109,6 +110,33 @@ TEST(SetupThreadsTest, FactorizeOrderedRefusesWhatNeedsAnOrdering) {
     EXPECT_EQ(factors.type(), MFactorizationType::kNone);
     ASSERT_TRUE(factors.Factorize(M, &error)) << error;
     EXPECT_EQ(factors.type(), MFactorizationType::kSparseLu);
+  }
+}
+
+// Below kNestedDissectionMinDofs (and the supernodal size) M is ordered by AMD
+// or COLAMD, no METIS call: the second part factorizes without Order(), as
+// Factorize() does, also when M needs the LDL^T or the LU.
+TEST(SetupThreadsTest, FactorizeOrderedFactorizesASmallMWithoutAnOrdering) {
+  const GlobalProblem problem = Small();
+  ASSERT_LT(problem.n(), kNestedDissectionMinDofs);
+  SparseMatrix not_symmetric = problem.M;
+  not_symmetric.coeffRef(1, 0) *= 1.5;
+  const std::vector<std::pair<SparseMatrix, MFactorizationType>> cases = {
+      {problem.M, MFactorizationType::kSimplicialLdlt},
+      {Indefinite(problem.M), MFactorizationType::kSimplicialLdlt},
+      {not_symmetric, MFactorizationType::kSparseLu}};
+  for (const auto& [M, type] : cases) {
+    SCOPED_TRACE(ToString(type));
+    MFactorization two_parts, one_part;  // default sizes: both above n
+    std::string error;
+    two_parts.Order(M);
+    EXPECT_EQ(two_parts.analyses(), 0) << "Order() has nothing to do";
+    ASSERT_TRUE(two_parts.FactorizeOrdered(M, &error)) << error;
+    EXPECT_EQ(two_parts.type(), type);
+    ASSERT_TRUE(one_part.Factorize(M, &error)) << error;
+    GlobalProblem with_m = problem;
+    with_m.M = M;
+    ExpectSameFactors(two_parts, one_part, with_m);
   }
 }
 
@@ -181,6 +209,16 @@ TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOne) {
   const GlobalProblem problem = Large();
   ExpectSameSolves(problem, SolverType::kNewton);
   ExpectSameSolves(problem, SolverType::kHybrid);
+}
+
+TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneBelowTheSupernodalSize) {
+  GlobalProblem problem = Medium();
+  ASSERT_GE(problem.n(), kTwoSetupThreadsMinDofs);
+  ASSERT_LT(problem.n(), kNestedDissectionMinDofs);
+  ExpectSameSolves(problem, SolverType::kNewton);
+  ExpectSameSolves(problem, SolverType::kHybrid);
+  problem.M = Indefinite(problem.M);
+  ExpectSameSolves(problem, SolverType::kNewton);
 }
 
 TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWithTheLdltFallback) {
