@@ -115,7 +115,7 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   // The merit of the previous iterate, for MayReuse and the forcing term.
   const double previous_merit = previous_merit_;
   previous_merit_ = merit;
-  if (TryEarlyFactors(options, linear, system, run, DG, merit, message) ||
+  if (TryEarlyFactors(options, system, linear, run, DG, merit, message) ||
       TryReusedFactors(
           options, system, linear, run, DG, merit, previous_merit)) {
     return LinearSolverStatus::kSuccess;
@@ -124,8 +124,8 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
 }
 
 bool NewtonDirection::TryEarlyFactors(const SolverOptions& options,
-                                      LinearSolver* linear,
                                       const NewtonSystem& system,
+                                      LinearSolver* linear,
                                       const SolveRun& run,
                                       const Eigen::VectorXd& DG,
                                       double merit,

@@ -198,8 +198,8 @@ class NewtonDirection {
   // True with d and slope set when the early factors (AdoptEarlyFactors) give
   // the direction.
   bool TryEarlyFactors(const SolverOptions& options,
-                       LinearSolver* linear,
                        const NewtonSystem& system,
+                       LinearSolver* linear,
                        const SolveRun& run,
                        const Eigen::VectorXd& DG,
                        double merit,

@@ -111,16 +111,18 @@ class ReusedDirectionTest : public ::testing::Test {
   }
 
   // CountChangedContactsUpToRowScales of the current values against
-  // `factorized`.
+  // `factorized`; the factor of each contact row in *row_scales if given.
   int ChangedContacts(const std::vector<double>& factorized,
-                      double relative) const {
-    std::vector<double> row_scales, workspace;
-    return internal::CountChangedContactsUpToRowScales(system_,
-                                                       internal::ScalesOf(run_),
-                                                       factorized,
-                                                       relative,
-                                                       &row_scales,
-                                                       &workspace);
+                      double relative,
+                      std::vector<double>* row_scales = nullptr) const {
+    std::vector<double> scales, workspace;
+    return internal::CountChangedContactsUpToRowScales(
+        system_,
+        internal::ScalesOf(run_),
+        factorized,
+        relative,
+        row_scales != nullptr ? row_scales : &scales,
+        &workspace);
   }
 
   // D J d with the current values, computed here.
@@ -227,28 +229,14 @@ TEST_F(ReusedDirectionTest, RowScalesAbsorbAFactorPerRow) {
     }
   }
   ASSERT_GE(shape_slot, 0);
-  std::vector<double> row_scales, workspace;
-  EXPECT_EQ(
-      internal::CountChangedContactsUpToRowScales(system_,
-                                                  internal::ScalesOf(run_),
-                                                  factorized,
-                                                  1e-2,
-                                                  &row_scales,
-                                                  &workspace),
-      0);
+  std::vector<double> row_scales;
+  EXPECT_EQ(ChangedContacts(factorized, 1e-2, &row_scales), 0);
   ASSERT_EQ(row_scales.size(), static_cast<size_t>(problem_.m()));
   for (int i = 0; i < problem_.m(); ++i) {
     EXPECT_NEAR(row_scales[i], i < 3 ? 4.0 : 1.0, 1e-12) << i;
   }
   factorized[shape_slot] *= -2.0;
-  EXPECT_EQ(
-      internal::CountChangedContactsUpToRowScales(system_,
-                                                  internal::ScalesOf(run_),
-                                                  factorized,
-                                                  1e-2,
-                                                  &row_scales,
-                                                  &workspace),
-      1);
+  EXPECT_EQ(ChangedContacts(factorized, 1e-2, &row_scales), 1);
   EXPECT_EQ(row_scales[3], 1.0);
 }
 
