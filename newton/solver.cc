@@ -141,7 +141,9 @@ class Solver::Impl {
                       SolverSummary* summary,
                       bool early = false);
   // J's pattern and analysis on a second thread (EnsureAnalysis() into a
-  // summary of its own) while M is factorized (SolverOptions::setup_threads).
+  // summary of its own) while M is factorized and W_aa computed
+  // (SolverOptions::setup_threads): when J's pattern is new and M's side has
+  // work (new factors, or kept factors with a new H).
   using Analysis = std::future<std::pair<bool, SolverSummary>>;
   bool OverlapsAnalysis(const SolveRun& run) const;
   // SolverOptions::setup_threads applies: 2 asked for, a large problem and a
@@ -305,7 +307,7 @@ bool Solver::Impl::OverlapsAnalysis(const SolveRun& run) const {
                              analyzed_ && system_.SamePattern(problem);
   return TwoSetupThreads(problem) && options_.solver != SolverType::kNsgs &&
          run.distributed_m == nullptr && !analysis_kept &&
-         !m_inverse_.reused_factors();
+         !m_inverse_.reused_blocks();
 }
 
 bool Solver::Impl::TwoSetupThreads(const GlobalProblem& problem) const {

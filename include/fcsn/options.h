@@ -351,13 +351,15 @@ struct SolverOptions {
   // Ignored by the Solve() overload with M distributed (LocalMatrixEntries):
   // every iteration factorizes there.
   int krylov_reuse_iterations = kAutoKrylovReuse;
-  // Threads of the setup of a problem with n >= 1000 dofs (below, a setup
-  // takes a few milliseconds): with 2, on a machine with at least 2 hardware
-  // threads, the pattern of J and its symbolic analysis (fill-reducing
-  // ordering, MUMPS' analysis) run on a second thread while M is factorized
-  // and rho's W_aa = H_a^T M^-1 H_a computed, when both are needed (a new
-  // pattern of J, a new M), and from n >= 10,000 (M's supernodal Cholesky)
-  // the second thread then takes its share of the remaining W_aa. At a bonded cold start (no guess, w round-off: the
+  // Threads of the setup of a problem with n >= 1000 dofs (below, a setup takes
+  // a few milliseconds): with 2, on a machine with at least 2 hardware threads,
+  // the pattern of J and its symbolic analysis (fill-reducing ordering, MUMPS'
+  // analysis) run on a second thread while M is factorized and rho's W_aa =
+  // H_a^T M^-1 H_a computed, when both are needed (a new pattern of J, and a
+  // new M or H: a time step whose contacts changed overlaps J's analysis with
+  // its W_aa even when M's factors are kept), and from n >= 10,000 (M's
+  // supernodal Cholesky) the second thread then takes its share of the
+  // remaining W_aa. At a bonded cold start (no guess, w round-off: the
   // gravity-settling steps) the second thread also factorizes J of the first
   // iterate right after its analysis, before rho exists, and the first Newton
   // direction uses those factors when they are verified to be J's up to
@@ -365,18 +367,18 @@ struct SolverOptions {
   // SolverSummary::early_factorizations_used); the results then agree with 1
   // thread to round-off, otherwise they are the same bits. The timings of the
   // second thread (J's pattern in timings.setup, its analysis in
-  // timings.analysis, the early factorization in timings.factorization)
-  // overlap the first's, so the timings may add up to more than
-  // timings.total (the wall time). While the two threads run, a threaded
-  // OpenBLAS is asked for one thread and the caller's setting is restored
-  // after them (process-wide; linalg/blas_threads.h): with OpenBLAS' default
-  // of one thread per core the two setup threads' BLAS calls queued for its
-  // pool, 3.0 s against 1.24 s per refine-2 gravity step on 2 cores
-  // (bench/results/blas_threads.md). In [1, 2]. Default 2: on an idle
-  // machine the refine-2 gravity steps took 2.04 -> 1.46 s with 1 BLAS thread
-  // and 1.78 -> 1.65 s with 2, the 688-contact walls (n = 7205) a median
-  // 0.885 -> 0.761 s (bench/results/setup_cost.md); set 1 when the caller
-  // already keeps every core busy.
+  // timings.analysis, the early factorization in timings.factorization) overlap
+  // the first's, so the timings may add up to more than timings.total (the wall
+  // time). While the two threads run, a threaded OpenBLAS is asked for one
+  // thread and the caller's setting is restored after them (process-wide;
+  // linalg/blas_threads.h): with OpenBLAS' default of one thread per core the
+  // two setup threads' BLAS calls queued for its pool, 3.0 s against 1.24 s per
+  // refine-2 gravity step on 2 cores (bench/results/blas_threads.md).
+  // In [1, 2]. Default 2: on an idle machine the refine-2 gravity steps took
+  // 2.04 -> 1.46 s with 1 BLAS thread and 1.78 -> 1.65 s with 2, the
+  // 688-contact walls (n = 7205) a median 0.885 -> 0.761 s
+  // (bench/results/setup_cost.md); set 1 when the caller already keeps every
+  // core busy.
   int setup_threads = 2;
   RhoOptions rho;
   LineSearchOptions line_search;

@@ -221,6 +221,38 @@ TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneBelowTheSupernodalSize) {
   ExpectSameSolves(problem, SolverType::kNewton);
 }
 
+// A second cold solve on the same Solver whose contacts changed (the last
+// one dropped: the same M, another pattern of H) overlaps J's new analysis
+// with the new W_aa while M's factors are kept: the bits of one thread.
+TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWhenTheContactsChange) {
+  const SingleBlasThread one_blas_thread(true);
+  const GlobalProblem first = Medium();
+  GlobalProblem next = first;
+  const int m = first.m() - 3;
+  next.H = SparseMatrix(first.H.leftCols(m));
+  next.H.makeCompressed();
+  next.w = Eigen::VectorXd(first.w.head(m));
+  next.mu = Eigen::VectorXd(first.mu.head(first.nc() - 1));
+  std::vector<Solution> solutions(2);
+  std::vector<SolverSummary> summaries;
+  for (int threads : {1, 2}) {
+    SolverOptions options;
+    options.tolerance = 1e-8;
+    options.setup_threads = threads;
+    Solver solver(options);
+    Solution solution;
+    ASSERT_TRUE(solver.Solve(first, nullptr, &solution).IsConverged());
+    summaries.push_back(solver.Solve(next, nullptr, &solutions[threads - 1]));
+  }
+  ASSERT_EQ(summaries[0].status, SolverStatus::kConverged);
+  EXPECT_EQ(summaries[0].status, summaries[1].status);
+  EXPECT_EQ(summaries[0].iterations, summaries[1].iterations);
+  EXPECT_EQ(summaries[0].analyses, 1);
+  EXPECT_EQ(summaries[1].analyses, 1);
+  EXPECT_EQ(solutions[0].v, solutions[1].v);
+  EXPECT_EQ(solutions[0].r, solutions[1].r);
+}
+
 TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWithTheLdltFallback) {
   GlobalProblem problem = Large();
   problem.M = Indefinite(problem.M);
