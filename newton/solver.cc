@@ -146,8 +146,9 @@ class Solver::Impl {
   // work (new factors, or kept factors with a new H).
   using Analysis = std::future<std::pair<bool, SolverSummary>>;
   bool OverlapsAnalysis(const SolveRun& run) const;
-  // SolverOptions::setup_threads applies: 2 asked for, a large problem and a
-  // machine with 2 hardware threads (both uses of the second thread).
+  // SolverOptions::setup_threads applies: 2 asked for, at least
+  // kTwoSetupThreadsMinDofs dofs and a machine with 2 hardware threads (both
+  // uses of the second thread).
   bool TwoSetupThreads(const GlobalProblem& problem) const;
   // The second thread started (J's pattern and ordering), M ordered, then M
   // factorized unless that needs another ordering (MInverse::Order). With `early`, the second
