@@ -168,4 +168,13 @@ GlobalProblem OneContact(double mu,
   return p;
 }
 
+GlobalProblem WithoutLastContact(GlobalProblem problem) {
+  const int m = problem.m() - 3;
+  problem.H = SparseMatrix(problem.H.leftCols(m));
+  problem.H.makeCompressed();
+  problem.w = Eigen::VectorXd(problem.w.head(m));
+  problem.mu = Eigen::VectorXd(problem.mu.head(problem.nc() - 1));
+  return problem;
+}
+
 }  // namespace fcsn::testing

@@ -41,6 +41,10 @@ GlobalProblem OneContact(double mu,
                          const Eigen::Vector3d& f,
                          const Eigen::Vector3d& w);
 
+// `problem` without its last contact: the same M, another pattern of H (a time
+// step whose contacts changed).
+GlobalProblem WithoutLastContact(GlobalProblem problem);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_TEST_PROBLEMS_H_

@@ -217,23 +217,13 @@ TEST(EarlyFactorizationTest, UsedFromTheTwoThreadSize) {
   EXPECT_EQ(below.summary.early_factorizations_used, 0);
 }
 
-// The problem without its last contact: the same M, another pattern of H.
-GlobalProblem WithoutLastContact(GlobalProblem problem) {
-  const int m = problem.m() - 3;
-  problem.H = SparseMatrix(problem.H.leftCols(m));
-  problem.H.makeCompressed();
-  problem.w = Eigen::VectorXd(problem.w.head(m));
-  problem.mu = Eigen::VectorXd(problem.mu.head(problem.nc() - 1));
-  return problem;
-}
-
 // A time step whose contacts changed keeps M's factors but needs J's analysis
 // and new W_aa: they overlap, so at a bonded start the second thread's early
 // factors serve the first direction, with one thread's iterations.
 TEST(EarlyFactorizationTest, UsedWhenTheContactsChangeAndMIsKept) {
   if (!TwoHardwareThreads()) GTEST_SKIP() << "one hardware thread";
   const GlobalProblem first = AtRest(20, 15);
-  const GlobalProblem next = WithoutLastContact(first);
+  const GlobalProblem next = testing::WithoutLastContact(first);
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
     SolverOptions options;

@@ -227,12 +227,7 @@ TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneBelowTheSupernodalSize) {
 TEST(SetupThreadsTest, TwoThreadsGiveTheBitsOfOneWhenTheContactsChange) {
   const SingleBlasThread one_blas_thread(true);
   const GlobalProblem first = Medium();
-  GlobalProblem next = first;
-  const int m = first.m() - 3;
-  next.H = SparseMatrix(first.H.leftCols(m));
-  next.H.makeCompressed();
-  next.w = Eigen::VectorXd(first.w.head(m));
-  next.mu = Eigen::VectorXd(first.mu.head(first.nc() - 1));
+  const GlobalProblem next = testing::WithoutLastContact(first);
   std::vector<Solution> solutions(2);
   std::vector<SolverSummary> summaries;
   for (int threads : {1, 2}) {
