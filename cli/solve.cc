@@ -485,7 +485,7 @@ void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
           args->krylov_reuse,
           "Try FGMRES on the previous factors of J for at most this "
           "many iterations before refactorizing (-1: auto, 10 when "
-          "n + m >= 20000, else off, and 10 for the first direction of a "
+          "n + m >= 5000, else off, and 10 for the first direction of a "
           "warm solve after a converged one; 0: off)")
       ->capture_default_str();
   command

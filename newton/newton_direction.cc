@@ -9,15 +9,17 @@ namespace fcsn::internal {
 
 int KrylovReuseBudget(int option, int size) {
   if (option != kAutoKrylovReuse) return option;
-  // From this size on the reuse was measured to pay: the elastic bar
-  // (n + m = 25,452; a factorization ~13 inner iterations) and the refine-2
-  // walls (51,401; ~21), where a gravity step factorizes once instead of
-  // twice. Below lie the 688-contact walls (9,269), where the reuse saved no
-  // time on 50 cold steps (a factorization is 0.02-0.03 s) and raised their
-  // largest iteration count 27 -> 29, and every FCLib and golden-history
-  // problem: they keep the exact Newton iteration
+  // From this size on the reuse was measured to pay: the refine-2 walls
+  // (n + m = 51,401; a factorization ~21 inner iterations), where a gravity
+  // step factorizes once instead of twice, the elastic bar (25,452; ~13), and,
+  // with the gate of FewContactsChanged, the 688-contact walls (9,269; ~14):
+  // warm shear steps 153 -> 129 factorizations for the same 153 iterations,
+  // 50 cold walls 455 -> 433 (median time per wall -7 % in turns) and an
+  // elastic bar of 5,760 8 -> 7. Below, the smallest bars (480: 7 -> 5
+  // factorizations for 9 inner iterations, no faster), every FCLib and
+  // golden-history problem: they keep the exact Newton iteration
   // (bench/results/krylov_reuse.md).
-  constexpr int kAutoMinSize = 20000;
+  constexpr int kAutoMinSize = 5000;
   // The budget of the measurements: a failed attempt costs at most half a
   // factorization at refine 2, and 15 or 20 saved nothing more.
   constexpr int kAutoIterations = 10;

@@ -37,7 +37,7 @@
 // within K inner iterations (an inexact Newton direction; FGMRES gives up
 // earlier when its rate predicts K will not do); otherwise J is factorized as
 // above. K is KrylovReuseBudget(options, n + m) (kAutoKrylovReuse: 10 from
-// n + m = 20,000 on, 0 below). eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
+// n + m = 5,000 on, 0 below). eta_k is the Eisenstat-Walker choice 2 (SIAM J. Sci. Comput. 17,
 // 1996), which keeps the local superlinear rate of the exact iteration, with
 // Kelley's floor against oversolving near the tolerance tol: eta_k is the
 // larger of 0.9 (||D G_k|| / ||D G_{k-1}||)^2 and tol / ||D G_k||, at most

@@ -134,7 +134,7 @@ typedef struct fcsn_settings {
   int cold_start; /* fcsn_cold_start; FCSN_COLD_START_AUTO */
   /* FGMRES iterations on the previous factors of J before refactorizing,
      in [0, 100] (0: off), or FCSN_KRYLOV_REUSE_AUTO (default: 10 when
-     n + m >= 20000, off below; 10 at every size for the first direction
+     n + m >= 5000, off below; 10 at every size for the first direction
      of a solve from a guess on the previous converged solve's factors) */
   int krylov_reuse_iterations;
 } fcsn_settings;

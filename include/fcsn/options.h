@@ -331,12 +331,13 @@ struct SolverOptions {
   // triangular solve and one product by J each, 1/13-1/21 of a factorization
   // for n + m from 9,000 to 51,000); when FGMRES does not get there, J_k is
   // factorized as usual (newton/newton_direction.h).
-  //   kAutoKrylovReuse (-1, default): K = 10 when n + m >= 20,000, off below
+  //   kAutoKrylovReuse (-1, default): K = 10 when n + m >= 5,000, off below
   //     (newton/newton_direction.cc says why): a refine-2 wall gravity step
   //     then factorizes once instead of twice, warm shear steps save ~1 of 7
-  //     factorizations, cold shear steps are unchanged within noise
-  //     (bench/results/krylov_reuse.md); smaller problems solve as with 0,
-  //     except for the first direction of a time step below.
+  //     factorizations (688-contact wall: 153 -> 129 over 39 steps), cold
+  //     steps keep their iterations within one (bench/results/krylov_reuse.md);
+  //     smaller problems solve as with 0, except for the first direction of a
+  //     time step below.
   //   0: off, every iteration factorizes.
   //   K in [1, 100]: on at every size with budget K.
   // Time stepping with one Solver: the first direction of a solve started

@@ -10,7 +10,7 @@
 // solver level: every shared problem converges by the criterion of
 // formulations.md §9.1 with reuse on, the reuse path is taken, an attempt
 // short of its forcing term falls back to a factorization, and the default
-// (auto) engages from n + m = 20,000 on only, so the small shared problems
+// (auto) engages from n + m = 5,000 on only, so the small shared problems
 // never enter it.
 #include <gtest/gtest.h>
 
@@ -365,11 +365,12 @@ TEST(KrylovReuseTest, SharedProblemsConvergeWithReusedFactors) {
 
 TEST(KrylovReuseTest, AutoBudgetEngagesFromTheSizeOn) {
   EXPECT_EQ(SolverOptions().krylov_reuse_iterations, kAutoKrylovReuse);
-  // 688-contact wall (n + m = 9,269): off; elastic bar (25,452) and refine-2
-  // wall (51,401): 10.
-  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 9269), 0);
-  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 19999), 0);
-  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 20000), 10);
+  // Box_Stacks (n + m = 696) and below 5,000: off; 688-contact wall (9,269),
+  // elastic bar (25,452) and refine-2 wall (51,401): 10.
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 696), 0);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 4999), 0);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 5000), 10);
+  EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 9269), 10);
   EXPECT_EQ(internal::KrylovReuseBudget(kAutoKrylovReuse, 51401), 10);
   // An explicit budget holds at every size.
   EXPECT_EQ(internal::KrylovReuseBudget(0, 51401), 0);
