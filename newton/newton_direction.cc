@@ -117,23 +117,16 @@ LinearSolverStatus NewtonDirection::Compute(const SolverOptions& options,
   // The merit of the previous iterate, for MayReuse and the forcing term.
   const double previous_merit = previous_merit_;
   previous_merit_ = merit;
-  if (TryEarlyFactors(options, system, linear, run, DG, merit, message) ||
-      TryReusedFactors(
-          options, system, linear, run, DG, merit, previous_merit)) {
+  const Iterate at{options, system, linear, run, DG, merit};
+  if (TryEarlyFactors(at, message) || TryReusedFactors(at, previous_merit)) {
     return LinearSolverStatus::kSuccess;
   }
-  return FactorizeAndSolve(options, system, linear, run, DG, merit, message);
+  return FactorizeAndSolve(at, message);
 }
 
-bool NewtonDirection::TryEarlyFactors(const SolverOptions& options,
-                                      const NewtonSystem& system,
-                                      LinearSolver* linear,
-                                      const SolveRun& run,
-                                      const Eigen::VectorXd& DG,
-                                      double merit,
-                                      std::string* message) {
-  if (!AdoptEarlyFactors(system, run)) return false;
-  if (Solve(linear, run, DG, options.tolerance, message) !=
+bool NewtonDirection::TryEarlyFactors(const Iterate& at, std::string* message) {
+  if (!AdoptEarlyFactors(at.system, at.run)) return false;
+  if (Solve(at.linear, at.run, at.DG, at.options.tolerance, message) !=
       LinearSolverStatus::kSuccess) {
     transformed_ = false;  // J is factorized instead
     return false;
@@ -141,80 +134,71 @@ bool NewtonDirection::TryEarlyFactors(const SolverOptions& options,
   reusable_factors_ = true;
   // P0's transform is this solve's: not offered to the next solve.
   factors_generation_ = -1;
-  slope_ = -merit * merit;
+  slope_ = -at.merit * at.merit;
   return true;
 }
 
-bool NewtonDirection::TryReusedFactors(const SolverOptions& options,
-                                       const NewtonSystem& system,
-                                       LinearSolver* linear,
-                                       const SolveRun& run,
-                                       const Eigen::VectorXd& DG,
-                                       double merit,
+bool NewtonDirection::TryReusedFactors(const Iterate& at,
                                        double previous_merit) {
+  const double tolerance = at.options.tolerance;
   const int previous_budget =
-      PreviousFactorsBudget(options.krylov_reuse_iterations);
-  if (MayReusePrevious(previous_budget, system, *linear, run)) {
+      PreviousFactorsBudget(at.options.krylov_reuse_iterations);
+  if (MayReusePrevious(previous_budget, at.system, *at.linear, at.run)) {
     return ReuseFactors(
-        system,
-        linear,
-        run,
-        DG,
+        at.system,
+        at.linear,
+        at.run,
+        at.DG,
         previous_budget,
-        ForcingTerm(merit, /*previous_merit=*/0.0, options.tolerance));
+        ForcingTerm(at.merit, /*previous_merit=*/0.0, tolerance));
   }
-  const int budget = KrylovReuseBudget(options.krylov_reuse_iterations,
-                                       system.n() + system.m());
-  if (!MayReuse(budget, run, merit, previous_merit) ||
-      !FewContactsChanged(system, budget)) {
+  const int budget = KrylovReuseBudget(at.options.krylov_reuse_iterations,
+                                       at.system.n() + at.system.m());
+  if (!MayReuse(budget, at.run, at.merit, previous_merit) ||
+      !FewContactsChanged(at.system, budget)) {
     return false;
   }
-  ComposeRowScales(system);
-  return ReuseFactors(system,
-                      linear,
-                      run,
-                      DG,
+  ComposeRowScales(at.system);
+  return ReuseFactors(at.system,
+                      at.linear,
+                      at.run,
+                      at.DG,
                       budget,
-                      ForcingTerm(merit, previous_merit, options.tolerance));
+                      ForcingTerm(at.merit, previous_merit, tolerance));
 }
 
-LinearSolverStatus NewtonDirection::FactorizeAndSolve(
-    const SolverOptions& options,
-    const NewtonSystem& system,
-    LinearSolver* linear,
-    const SolveRun& run,
-    const Eigen::VectorXd& DG,
-    double merit,
-    std::string* message) {
-  const bool may_regularize = options.singular_regularization > 0.0;
+LinearSolverStatus NewtonDirection::FactorizeAndSolve(const Iterate& at,
+                                                      std::string* message) {
+  const bool may_regularize = at.options.singular_regularization > 0.0;
+  const double tolerance = at.options.tolerance;
   LinearSolverStatus status =
-      Factorize(may_regularize, system, linear, run, message);
+      Factorize(may_regularize, at.system, at.linear, at.run, message);
   previous_singular_ = status == LinearSolverStatus::kSingular;
   if (status == LinearSolverStatus::kSingular && may_regularize) {
-    status = FactorizeRegularized(options, system, linear, run, merit, message);
+    status = FactorizeRegularized(at, message);
   }
   if (status == LinearSolverStatus::kSuccess)
-    status = Solve(linear, run, DG, options.tolerance, message);
+    status = Solve(at.linear, at.run, at.DG, tolerance, message);
   // Mixed precision can find J singular only in Solve(), when its
   // double-precision refactorization sees what the single one did not.
   if (status == LinearSolverStatus::kSingular && may_regularize &&
       !regularized_) {
     previous_singular_ = true;
-    status = FactorizeRegularized(options, system, linear, run, merit, message);
+    status = FactorizeRegularized(at, message);
     if (status == LinearSolverStatus::kSuccess)
-      status = Solve(linear, run, DG, options.tolerance, message);
+      status = Solve(at.linear, at.run, at.DG, tolerance, message);
   }
   reusable_factors_ = status == LinearSolverStatus::kSuccess;
   if (status != LinearSolverStatus::kSuccess) return status;
-  RecordFactors(*linear);
+  RecordFactors(*at.linear);
   // Slope of the merit along d: exact direction -> -||DG||^2; regularized ->
   // (DG)^T D J d.
-  slope_ = -merit * merit;
+  slope_ = -at.merit * at.merit;
   if (regularized_) {
-    system.Multiply(d_, &Jd_);
+    at.system.Multiply(d_, &Jd_);
     DJd_.resize(Jd_.size());
-    Weigh(run, Jd_, &DJd_);
-    slope_ = DG.dot(DJd_);
+    Weigh(at.run, Jd_, &DJd_);
+    slope_ = at.DG.dot(DJd_);
   }
   return status;
 }
@@ -426,14 +410,9 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
   return linear->Factorize(scaled_values_.data(), message);
 }
 
-LinearSolverStatus NewtonDirection::FactorizeRegularized(
-    const SolverOptions& options,
-    const NewtonSystem& system,
-    LinearSolver* linear,
-    const SolveRun& run,
-    double merit,
-    std::string* message) {
-  SolverSummary& summary = *run.summary;
+LinearSolverStatus NewtonDirection::FactorizeRegularized(const Iterate& at,
+                                                         std::string* message) {
+  SolverSummary& summary = *at.run.summary;
   ScopedTimer timer(&summary.timings.factorization);
   // delta is floored where MUMPS' null-pivot test would still fire on
   // round-off (B is O(1)), and grown by 100 while J + delta E stays singular.
@@ -441,16 +420,16 @@ LinearSolverStatus NewtonDirection::FactorizeRegularized(
   constexpr int kMaxTries = 3;
   constexpr double kGrowth = 100.0;
   double delta = std::max(
-      kMinDelta, options.singular_regularization * std::min(1.0, merit));
+      kMinDelta, at.options.singular_regularization * std::min(1.0, at.merit));
   LinearSolverStatus status = LinearSolverStatus::kSingular;
   for (int attempt = 0;
        attempt < kMaxTries && status == LinearSolverStatus::kSingular;
        ++attempt, delta *= kGrowth) {
     transformed_ = false;
     regularized_values_ = scaled_values_;
-    for (int slot : system.contact_diagonal_slots())
+    for (int slot : at.system.contact_diagonal_slots())
       regularized_values_[slot] += delta;
-    status = linear->Factorize(regularized_values_.data(), message);
+    status = at.linear->Factorize(regularized_values_.data(), message);
     ++summary.factorizations;
     ++summary.regularized_factorizations;
     regularized_ = true;

@@ -195,33 +195,27 @@ class NewtonDirection {
   static double SufficientResidual(double tolerance);
 
  private:
+  // What one Compute() call works on: the options, the system at the iterate,
+  // the linear solver, the run and the iterate's weighted residual DG with
+  // merit = ||DG||.
+  struct Iterate {
+    const SolverOptions& options;
+    const NewtonSystem& system;
+    LinearSolver* linear;
+    const SolveRun& run;
+    const Eigen::VectorXd& DG;
+    double merit;
+  };
+
   // True with d and slope set when the early factors (AdoptEarlyFactors) give
   // the direction.
-  bool TryEarlyFactors(const SolverOptions& options,
-                       const NewtonSystem& system,
-                       LinearSolver* linear,
-                       const SolveRun& run,
-                       const Eigen::VectorXd& DG,
-                       double merit,
-                       std::string* message);
+  bool TryEarlyFactors(const Iterate& at, std::string* message);
   // True with d and slope set when FGMRES on the previous solve's factors
   // (MayReusePrevious) or on the previous iterate's (MayReuse) gives the
   // direction.
-  bool TryReusedFactors(const SolverOptions& options,
-                        const NewtonSystem& system,
-                        LinearSolver* linear,
-                        const SolveRun& run,
-                        const Eigen::VectorXd& DG,
-                        double merit,
-                        double previous_merit);
+  bool TryReusedFactors(const Iterate& at, double previous_merit);
   // D J C factored (regularized when singular) and the direction solved.
-  LinearSolverStatus FactorizeAndSolve(const SolverOptions& options,
-                                       const NewtonSystem& system,
-                                       LinearSolver* linear,
-                                       const SolveRun& run,
-                                       const Eigen::VectorXd& DG,
-                                       double merit,
-                                       std::string* message);
+  LinearSolverStatus FactorizeAndSolve(const Iterate& at, std::string* message);
   // D J C factored unless the last J was singular and may be regularized.
   LinearSolverStatus Factorize(bool may_regularize,
                                const NewtonSystem& system,
@@ -229,11 +223,7 @@ class NewtonDirection {
                                const SolveRun& run,
                                std::string* message);
   // Factors D J C + delta E, growing delta while it stays singular.
-  LinearSolverStatus FactorizeRegularized(const SolverOptions& options,
-                                          const NewtonSystem& system,
-                                          LinearSolver* linear,
-                                          const SolveRun& run,
-                                          double merit,
+  LinearSolverStatus FactorizeRegularized(const Iterate& at,
                                           std::string* message);
   // Whether the iterate of weighted residual norm `merit` tries the last
   // factors (the conditions in the header comment).
