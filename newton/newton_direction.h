@@ -196,8 +196,8 @@ class NewtonDirection {
 
  private:
   // What one Compute() call works on: the options, the system at the iterate,
-  // the linear solver, the run and the iterate's weighted residual DG with
-  // merit = ||DG||.
+  // the linear solver, the run, the iterate's weighted residual DG and its
+  // norm (the merit).
   struct Iterate {
     const SolverOptions& options;
     const NewtonSystem& system;
