@@ -449,6 +449,14 @@ LinearSolverStatus MumpsSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
   return m.active_mixed().SolveUnrefined(rhs, message);
 }
 
+void MumpsSolver::DoRenewScaling() {
+  Impl& m = *impl_;
+  m.dbl.RenewScaling();
+  m.sgl.RenewScaling();
+  m.sym_dbl.RenewScaling();
+  m.sym_sgl.RenewScaling();
+}
+
 LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
                                         std::string* message) {
   Impl& m = *impl_;

@@ -407,7 +407,15 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
   if (may_regularize && previous_singular_)
     return LinearSolverStatus::kSingular;
   ++summary.factorizations;
+  RenewScalingOnNewRho(linear, run);
   return linear->Factorize(scaled_values_.data(), message);
+}
+
+void NewtonDirection::RenewScalingOnNewRho(LinearSolver* linear,
+                                           const SolveRun& run) {
+  if (run.rho_boost == scaling_boost_) return;
+  linear->RenewScaling();
+  scaling_boost_ = run.rho_boost;
 }
 
 LinearSolverStatus NewtonDirection::FactorizeRegularized(const Iterate& at,
