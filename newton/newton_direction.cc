@@ -401,13 +401,13 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
                       run.column_r,
                       &scaled_values_);
   factored_scales_ = ScalesOf(run);
+  RenewScalingOnNewRho(linear, run);  // also for FactorizeRegularized()
   // A J found singular at the previous iteration almost always is again (the
   // sticking set changes slowly): go straight to the regularized matrix and
   // save a failed factorization.
   if (may_regularize && previous_singular_)
     return LinearSolverStatus::kSingular;
   ++summary.factorizations;
-  RenewScalingOnNewRho(linear, run);
   return linear->Factorize(scaled_values_.data(), message);
 }
 
