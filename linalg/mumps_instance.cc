@@ -363,19 +363,20 @@ class Instance {
   int icntl(int i) const { return id_.icntl[i - 1]; }
 
  private:
-  // ICNTL(8): MUMPS' automatic scaling computed from the values; the
-  // ROWSCA/COLSCA held (MUMPS' own, from an earlier factorization).
+  // ICNTL(8): automatic scaling from the values; the ROWSCA/COLSCA held.
   static constexpr int kScalingFromValues = 77;
   static constexpr int kScalingGiven = -1;
 
   // After a successful factorization: may the next one reuse its scaling?
-  // MUMPS keeps the arrays it computed and reads them again under ICNTL(8) =
-  // -1; INFOG(33) is the scaling applied (-1: the given one; 0: none). One
-  // process with centralized input only (the host's whole arrays).
+  // MUMPS reads the arrays it computed again under ICNTL(8) = -1; INFOG(33)
+  // is the scaling applied (-1: the given one; 0: none). One process, input
+  // centralized (the host's whole arrays). Single precision only: its solves
+  // are refined in double, where a less suited scaling costs steps, not
+  // accuracy; double factors are used unrefined.
   bool ScalingReusable() const {
-    if (!options_.reuse_scaling || distributed_ ||
-        CommSize(options_.mpi_communicator) != 1 || id_.rowsca == nullptr ||
-        id_.colsca == nullptr) {
+    if (!std::is_same_v<Real, float> || !options_.reuse_scaling ||
+        distributed_ || CommSize(options_.mpi_communicator) != 1 ||
+        id_.rowsca == nullptr || id_.colsca == nullptr) {
       return false;
     }
     const int applied = InfogOf(id_, 33);

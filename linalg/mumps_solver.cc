@@ -497,6 +497,8 @@ int MumpsSolver::Icntl(int i) const {
       sym ? m.sym_dbl.instance() : m.dbl.instance();
   const MumpsInstance<float>* sgl =
       sym ? m.sym_sgl.instance() : m.sgl.instance();
+  const bool uses_low = sym ? m.sym_mixed.uses_low() : m.mixed.uses_low();
+  if (m.single_enabled && uses_low && sgl) return sgl->icntl(i);
   if (dbl) return dbl->icntl(i);
   return sgl ? sgl->icntl(i) : 0;
 }

@@ -160,10 +160,15 @@ struct LinearSolverOptions {
   // scaling pass is ~6 % of a factorization of the 688-contact wall's J;
   // measured in turns, 2-12 % less time per factorization on the 688-contact
   // and refine-2 walls, iteration counts and refinement steps unchanged
-  // (bench/results/scaling_reuse.md). Used with one MPI process and
-  // centralized input only; distributed input (distributed M) and several
-  // processes compute the scaling at every factorization. false: every
-  // factorization computes its own scaling.
+  // (bench/results/scaling_reuse.md). Single-precision factorizations only
+  // (precision kMixed, or kAuto choosing it), whose solves are refined in
+  // double: a scaling less suited to the new values costs refinement steps
+  // there, not accuracy. Double-precision factors are used unrefined and
+  // compute their own (reused, they cost NM and FB their quadratic tail on
+  // small lattices). One MPI process with centralized input only;
+  // distributed input (distributed M) and several processes compute the
+  // scaling at every factorization. false: every factorization computes its
+  // own scaling.
   bool reuse_scaling = true;
 
   // MPI flavour only (fcsn/config.h: FCSN_WITH_MPI = 1; ignored by the

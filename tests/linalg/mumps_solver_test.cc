@@ -108,11 +108,12 @@ ScaledSolve FactorizeAndSolve(MumpsSolver* solver, const TestSystem& system) {
 
 TEST(MumpsSolver, ReusesItsScalingUntilRenewedOrReanalysed) {
   // Same pattern, other contact states (as along a Newton run): the scaling
-  // of the first values serves the second ones, and the solve is as exact.
+  // of the first values serves the second ones' single-precision factors,
+  // and the refined solve is as exact.
   const TestSystem first = ContactSaddlePoint(4, 12, 0);
   const TestSystem second = ContactSaddlePoint(4, 12, 1);
   ASSERT_NE(first.values, second.values);
-  auto solver = MakeMumps(Ordering::kMetis);
+  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
   ASSERT_EQ(solver->Analyze(first.pattern, nullptr),
             LinearSolverStatus::kSuccess);
   const ScaledSolve computed = FactorizeAndSolve(solver.get(), first);
@@ -138,15 +139,19 @@ TEST(MumpsSolver, ReusesItsScalingUntilRenewedOrReanalysed) {
   EXPECT_EQ(after_analysis.icntl8, 77);
   EXPECT_LE(after_analysis.backward_error, 1e-13);
 
-  // reuse_scaling = false: every factorization computes its own.
+  // Double-precision factors (used unrefined) and reuse_scaling = false:
+  // every factorization computes its own.
+  auto unrefined = MakeMumps(Ordering::kMetis, FactorizationPrecision::kDouble);
   LinearSolverOptions options;
-  options.precision = FactorizationPrecision::kDouble;
+  options.precision = FactorizationPrecision::kMixed;
   options.reuse_scaling = false;
   auto own = MumpsSolver::Create(options, nullptr);
   ASSERT_NE(own, nullptr);
-  ASSERT_EQ(own->Analyze(first.pattern, nullptr), LinearSolverStatus::kSuccess);
-  EXPECT_EQ(FactorizeAndSolve(own.get(), first).icntl8, 77);
-  EXPECT_EQ(FactorizeAndSolve(own.get(), second).icntl8, 77);
+  for (MumpsSolver* s : {unrefined.get(), own.get()}) {
+    ASSERT_EQ(s->Analyze(first.pattern, nullptr), LinearSolverStatus::kSuccess);
+    EXPECT_EQ(FactorizeAndSolve(s, first).icntl8, 77);
+    EXPECT_EQ(FactorizeAndSolve(s, second).icntl8, 77);
+  }
 }
 
 TEST(MumpsSolver, MetisIpermThroughPermInGivesTheExpectedFill) {

@@ -30,7 +30,8 @@ class ScalingRenewalTest : public ::testing::Test {
         11, &problem_, &system_, &summary_, &run_);
     run_.rho_boost = 1.0;
     options_.krylov_reuse_iterations = 0;  // every direction factorizes
-    options_.linear_solver.precision = FactorizationPrecision::kDouble;
+    // Single-precision factors, the ones whose scaling is reused.
+    options_.linear_solver.precision = FactorizationPrecision::kMixed;
   }
 
   // A MUMPS solver of `options_` with J's pattern analysed.
