@@ -5,7 +5,6 @@
 //   warm_steps [--steps N] [--refine F] [--tolerance TOL] [--solver S]
 //              [--skip K] [--precision P] [--ordering O] [--per-step]
 //              [--extrapolate] [--krylov-reuse K] [--warm-rho-boost B]
-//              [--no-scaling-reuse]
 //
 // Defaults: 60 steps of the 688-contact wall (refine 1), tol 1e-8, the
 // default policy (hybrid). Prints the median and mean seconds per step over
@@ -16,8 +15,7 @@
 // starts step k >= 3 from 2 x_{k-1} - x_{k-2} (fcsn::ExtrapolateGuess).
 // --krylov-reuse K sets SolverOptions::krylov_reuse_iterations (default -1:
 // auto; 0: off). --warm-rho-boost B sets RhoOptions::warm_initial_boost
-// (the boost of the warm-started steps; default 100). --no-scaling-reuse
-// sets LinearSolverOptions::reuse_scaling = false.
+// (the boost of the warm-started steps; default 100).
 #include <time.h>
 
 #include <algorithm>
@@ -52,8 +50,6 @@ struct Args {
   int krylov_reuse = fcsn::SolverOptions().krylov_reuse_iterations;
   // RhoOptions::warm_initial_boost (its default).
   double warm_rho_boost = fcsn::RhoOptions().warm_initial_boost;
-  // LinearSolverOptions::reuse_scaling (its default: true).
-  bool reuse_scaling = fcsn::LinearSolverOptions().reuse_scaling;
 };
 
 bool Parse(int argc, char** argv, Args* args) {
@@ -65,10 +61,6 @@ bool Parse(int argc, char** argv, Args* args) {
     }
     if (flag == "--extrapolate") {
       args->extrapolate = true;
-      continue;
-    }
-    if (flag == "--no-scaling-reuse") {
-      args->reuse_scaling = false;
       continue;
     }
     if (k + 1 >= argc) return false;
@@ -230,8 +222,7 @@ void PrintReport(const Args& args,
   for (double s : tally.seconds) mean += s / counted;
   std::printf(
       "warm_steps --steps %d --refine %d --tolerance %g --solver %s --skip %d "
-      "--precision %s --ordering %s%s --krylov-reuse %d --warm-rho-boost "
-      "%g%s\n"
+      "--precision %s --ordering %s%s --krylov-reuse %d --warm-rho-boost %g\n"
       "n = %d, nc = %d: steps %d..%d: median %.4f s/step, mean %.4f s/step, "
       "median cpu %.4f s/step, median iterations %.1f, unconverged %d\n",
       args.steps,
@@ -244,7 +235,6 @@ void PrintReport(const Args& args,
       args.extrapolate ? " --extrapolate" : "",
       args.krylov_reuse,
       args.warm_rho_boost,
-      args.reuse_scaling ? "" : " --no-scaling-reuse",
       wall.n(),
       wall.nc(),
       args.skip + 1,
@@ -266,7 +256,7 @@ int main(int argc, char** argv) {
                  "usage: warm_steps [--steps N] [--refine F] [--tolerance "
                  "TOL] [--solver S] [--skip K] [--precision P] [--ordering O] "
                  "[--per-step] [--extrapolate] [--krylov-reuse K] "
-                 "[--warm-rho-boost B] [--no-scaling-reuse]\n");
+                 "[--warm-rho-boost B]\n");
     return 2;
   }
   std::string error;
@@ -290,7 +280,6 @@ int main(int argc, char** argv) {
   options.record_history = false;
   options.krylov_reuse_iterations = args.krylov_reuse;
   options.rho.warm_initial_boost = args.warm_rho_boost;
-  options.linear_solver.reuse_scaling = args.reuse_scaling;
   Tally tally;
   error = RunSteps(args, options, wall.get(), &tally);
   if (!error.empty()) {

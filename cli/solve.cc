@@ -49,8 +49,7 @@ struct SolveArgs {
   double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
   bool out_of_core = false;
   bool block_ordering = false;  // LinearSolverOptions::adaptive_block_ordering
-  bool no_scaling_reuse = false;  // !LinearSolverOptions::reuse_scaling
-  std::string out_of_core_dir;    // non-empty implies out_of_core
+  std::string out_of_core_dir;  // non-empty implies out_of_core
   bool warm_start = false;
   bool distribute_m = false;
   bool json = false;
@@ -125,7 +124,6 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   options.max_iterations = args.max_iter;
   options.linear_solver.low_rank_tolerance = args.low_rank;
   options.linear_solver.adaptive_block_ordering = args.block_ordering;
-  options.linear_solver.reuse_scaling = !args.no_scaling_reuse;
   options.linear_solver.out_of_core =
       args.out_of_core || !args.out_of_core_dir.empty();
   options.linear_solver.out_of_core_directory = args.out_of_core_dir;
@@ -198,7 +196,6 @@ nlohmann::json SummaryJson(const std::string& file,
       {"ordering_used", s.ordering_used},
       {"precision", ToString(options.linear_solver.precision)},
       {"low_rank_tolerance", options.linear_solver.low_rank_tolerance},
-      {"reuse_scaling", options.linear_solver.reuse_scaling},
       {"out_of_core", options.linear_solver.out_of_core},
       {"tol", options.tolerance},
       {"status", ToString(s.status)},
@@ -428,10 +425,6 @@ void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
                     "blocks first, and by its dof graph once the "
                     "factorizations have cost enough (default: the dof graph "
                     "from the start)");
-  command->add_flag("--no-scaling-reuse",
-                    args->no_scaling_reuse,
-                    "MUMPS computes its scaling at every factorization "
-                    "(default: once per solve, at its first factorization)");
 }
 
 // How each file is solved and reported: M distributed, JSON.

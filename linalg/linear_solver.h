@@ -257,11 +257,6 @@ class LinearSolver {
   // for a Krylov solve of a nearby matrix, not a solution. Counted in solves.
   LinearSolverStatus SolveUnrefined(Eigen::VectorXd* rhs_in_solution_out,
                                     std::string* message);
-  // The next factorization computes the backend's scaling of the matrix from
-  // its own values instead of reusing an earlier one (MUMPS with
-  // LinearSolverOptions::reuse_scaling; nothing for the other backends).
-  // Keeps the analysis and the current factors.
-  void RenewScaling() { DoRenewScaling(); }
   const LinearSolverStats& stats() const { return stats_; }
 
  protected:
@@ -322,8 +317,6 @@ class LinearSolver {
   // As DoSolve, without refinement; DoSolve unless the backend refines.
   virtual LinearSolverStatus DoSolveUnrefined(Eigen::VectorXd* rhs,
                                               std::string* message);
-  // RenewScaling(); nothing unless the backend scales the matrix itself.
-  virtual void DoRenewScaling() {}
   // Solve() and SolveUnrefined(): the checks, counters and timings.
   LinearSolverStatus CheckedSolve(bool unrefined,
                                   Eigen::VectorXd* rhs,

@@ -109,11 +109,6 @@ class MumpsFactorization final : public NumericFactorization {
   // Terminates the instance (JOB = -2).
   void Drop() { instance_.reset(); }
 
-  // The next factorization computes MUMPS' scaling from its values.
-  void RenewScaling() {
-    if (instance_) instance_->RenewScaling();
-  }
-
   LinearSolverStatus Factorize(const double* values,
                                std::string* message) override {
     if (!instance_ || !instance_->analyzed()) {

@@ -227,7 +227,6 @@ class Instance {
     id_.n = input->n;
     SetEntries(input);
     id_.perm_in = input->perm_in.empty() ? nullptr : input->perm_in.data();
-    scaling_reusable_ = false;
     Call(kJobAnalyze);
     if (InfogOf(id_, 1) < 0) return Error(Phase::kAnalysis, message);
     analyzed_ = true;
@@ -242,8 +241,6 @@ class Instance {
                                std::string* message) {
     factorized_ = false;
     std::copy(values, values + values_.size(), values_.begin());
-    IcntlOf(id_, 8) = scaling_reusable_ ? kScalingGiven : kScalingFromValues;
-    scaling_reusable_ = false;
     for (int attempt = 0;; ++attempt) {
       // Working-space relaxation in percent; raised by the workspace retries.
       IcntlOf(id_, 14) = workspace->relaxation_percent;
@@ -265,12 +262,8 @@ class Instance {
           message);
     }
     factorized_ = true;
-    scaling_reusable_ = ScalingReusable();
     return linalg_detail::Report(LinearSolverStatus::kSuccess, "", message);
   }
-
-  // The next Factorize() computes the scaling (reuse_scaling) from its values.
-  void RenewScaling() { scaling_reusable_ = false; }
 
   // Solve (JOB = 3) in place on rhs (n entries). A workspace shortage enlarges
   // ICNTL(14), refactorizes the same values and solves again.
@@ -363,26 +356,6 @@ class Instance {
   int icntl(int i) const { return id_.icntl[i - 1]; }
 
  private:
-  // ICNTL(8): automatic scaling from the values; the ROWSCA/COLSCA held.
-  static constexpr int kScalingFromValues = 77;
-  static constexpr int kScalingGiven = -1;
-
-  // After a successful factorization: may the next one reuse its scaling?
-  // MUMPS reads the arrays it computed again under ICNTL(8) = -1; INFOG(33)
-  // is the scaling applied (-1: the given one; 0: none). One process, input
-  // centralized (the host's whole arrays). Single precision only: its solves
-  // are refined in double, where a less suited scaling costs steps, not
-  // accuracy; double factors are used unrefined.
-  bool ScalingReusable() const {
-    if (!std::is_same_v<Real, float> || !options_.reuse_scaling ||
-        distributed_ || CommSize(options_.mpi_communicator) != 1 ||
-        id_.rowsca == nullptr || id_.colsca == nullptr) {
-      return false;
-    }
-    const int applied = InfogOf(id_, 33);
-    return applied == kScalingGiven || applied > 0;
-  }
-
   // The coordinates of `input`: the host's whole matrix (ICNTL(18) = 0: IRN,
   // JCN, A) or this rank's local entries (ICNTL(18) = 3: IRN_loc, JCN_loc,
   // A_loc; MUMPS sums repeated entries).
@@ -460,8 +433,8 @@ class Instance {
     IcntlOf(id_, 18) = 0;
     // ICNTL(6) (maximum transversal), ICNTL(7) (ordering) and ICNTL(28),
     // ICNTL(29) (analysis) are set by Analyze() for each pattern.
-    // Scaling: MUMPS' automatic choice from the values (Factorize()).
-    IcntlOf(id_, 8) = kScalingFromValues;
+    // Scaling: automatic; here computed at each factorization from its values.
+    IcntlOf(id_, 8) = 77;
     // No iterative refinement inside MUMPS (the Newton loop corrects the step
     // anyway; mixed precision refines in double precision itself).
     IcntlOf(id_, 10) = 0;
@@ -504,11 +477,10 @@ class Instance {
   bool initialized_ = false;
   bool analyzed_ = false;
   bool factorized_ = false;
-  bool distributed_ = false;       // ICNTL(18) = 3: values_ is A_loc
-  bool scaling_reusable_ = false;  // ScalingReusable() after the last one
-  std::vector<Real> values_;       // MUMPS' A (or A_loc) array, input order
-  FactorStorage storage_;          // S: fronts and in-core factors
-  std::vector<Real> saved_rhs_;    // to redo a solve after a workspace retry
+  bool distributed_ = false;     // ICNTL(18) = 3: values_ is A_loc
+  std::vector<Real> values_;     // MUMPS' A (or A_loc) array, input order
+  FactorStorage storage_;        // S: fronts and in-core factors
+  std::vector<Real> saved_rhs_;  // to redo a solve after a workspace retry
 };
 
 }  // namespace
@@ -561,11 +533,6 @@ LinearSolverStatus MumpsInstance<Real>::InverseEntries(
     std::string* message) {
   return impl_->instance.InverseEntries(
       irhs_ptr, irhs_sparse, rhs_sparse, nz, workspace, message);
-}
-
-template <typename Real>
-void MumpsInstance<Real>::RenewScaling() {
-  impl_->instance.RenewScaling();
 }
 
 template <typename Real>

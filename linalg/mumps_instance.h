@@ -110,10 +110,6 @@ class MumpsInstance {
                                     MumpsWorkspace* workspace,
                                     std::string* message);
 
-  // The next Factorize() computes MUMPS' scaling from its values instead of
-  // reusing the last one (LinearSolverOptions::reuse_scaling).
-  void RenewScaling();
-
   bool analyzed() const;
   bool factorized() const;
   // 1-based as in the user guide; the caller checks the range.

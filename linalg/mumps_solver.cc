@@ -449,14 +449,6 @@ LinearSolverStatus MumpsSolver::DoSolveUnrefined(Eigen::VectorXd* rhs,
   return m.active_mixed().SolveUnrefined(rhs, message);
 }
 
-void MumpsSolver::DoRenewScaling() {
-  Impl& m = *impl_;
-  m.dbl.RenewScaling();
-  m.sgl.RenewScaling();
-  m.sym_dbl.RenewScaling();
-  m.sym_sgl.RenewScaling();
-}
-
 LinearSolverStatus MumpsSolver::DoSolve(Eigen::VectorXd* rhs,
                                         std::string* message) {
   Impl& m = *impl_;
@@ -497,8 +489,6 @@ int MumpsSolver::Icntl(int i) const {
       sym ? m.sym_dbl.instance() : m.dbl.instance();
   const MumpsInstance<float>* sgl =
       sym ? m.sym_sgl.instance() : m.sgl.instance();
-  const bool uses_low = sym ? m.sym_mixed.uses_low() : m.mixed.uses_low();
-  if (m.single_enabled && uses_low && sgl) return sgl->icntl(i);
   if (dbl) return dbl->icntl(i);
   return sgl ? sgl->icntl(i) : 0;
 }

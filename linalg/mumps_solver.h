@@ -94,7 +94,6 @@ class MumpsSolver final : public LinearSolver {
                              std::string* message) override;
   LinearSolverStatus DoSolveUnrefined(Eigen::VectorXd* rhs,
                                       std::string* message) override;
-  void DoRenewScaling() override;
 
   std::unique_ptr<Impl> impl_;
 };

@@ -401,7 +401,6 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
                       run.column_r,
                       &scaled_values_);
   factored_scales_ = ScalesOf(run);
-  RenewScalingOnNewRho(linear, run);  // also for FactorizeRegularized()
   // A J found singular at the previous iteration almost always is again (the
   // sticking set changes slowly): go straight to the regularized matrix and
   // save a failed factorization.
@@ -409,13 +408,6 @@ LinearSolverStatus NewtonDirection::Factorize(bool may_regularize,
     return LinearSolverStatus::kSingular;
   ++summary.factorizations;
   return linear->Factorize(scaled_values_.data(), message);
-}
-
-void NewtonDirection::RenewScalingOnNewRho(LinearSolver* linear,
-                                           const SolveRun& run) {
-  if (run.rho_boost == scaling_boost_) return;
-  linear->RenewScaling();
-  scaling_boost_ = run.rho_boost;
 }
 
 LinearSolverStatus NewtonDirection::FactorizeRegularized(const Iterate& at,

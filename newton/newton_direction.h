@@ -157,7 +157,6 @@ class NewtonDirection {
  public:
   // Forgets the previous iteration's singular J (a new Newton run or rho).
   void Reset() {
-    scaling_boost_ = 0.0;
     previous_singular_ = false;
     reusable_factors_ = false;
     previous_merit_ = 0.0;
@@ -223,13 +222,6 @@ class NewtonDirection {
                                LinearSolver* linear,
                                const SolveRun& run,
                                std::string* message);
-  // The linear solver's scaling of J computed again by the next
-  // factorization when rho's boost changed since the one that computed it
-  // (a new boost rescales every contact row; at refine 2 the tail boost's
-  // x30 under the old scaling made the single-precision refinement fall back
-  // to double precision) and at the first factorization of a run (a kept
-  // Solver gives the bits of a fresh one).
-  void RenewScalingOnNewRho(LinearSolver* linear, const SolveRun& run);
   // Factors D J C + delta E, growing delta while it stays singular.
   LinearSolverStatus FactorizeRegularized(const Iterate& at,
                                           std::string* message);
@@ -307,9 +299,6 @@ class NewtonDirection {
   // The scales of scaled_values_, and the linear solver's analyses +
   // factorizations right after its factors were made (-1: none).
   SystemScales factored_scales_;
-  // The rho boost of the factorization that computed the linear solver's
-  // scaling of J (LinearSolverOptions::reuse_scaling), 0 after Reset().
-  double scaling_boost_ = 0.0;
   long long factors_generation_ = -1;
   // OfferPreviousFactors() was called and the run's first Compute() is to come.
   bool offered_ = false;

@@ -74,7 +74,6 @@ bool SameLinearSolverOptions(const LinearSolverOptions& a,
                              const LinearSolverOptions& b) {
   return a.type == b.type && a.ordering == b.ordering &&
          a.adaptive_block_ordering == b.adaptive_block_ordering &&
-         a.reuse_scaling == b.reuse_scaling &&
          a.workspace_relaxation_percent == b.workspace_relaxation_percent &&
          a.max_workspace_retries == b.max_workspace_retries &&
          a.detect_null_pivots == b.detect_null_pivots &&

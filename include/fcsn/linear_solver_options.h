@@ -146,31 +146,6 @@ struct LinearSolverOptions {
   // problems. Range [1, 100].
   int max_refinement_steps = 10;
 
-  // MUMPS row and column scaling (ICNTL(8); ignored by the other backends).
-  // MUMPS computes an equilibration of the values (ICNTL(8) = 77, its
-  // automatic choice) that keeps threshold pivoting stable on J's rows of
-  // very different scales. true (the default): the first factorization after
-  // an analysis or after a renewal computes it, and the later factorizations
-  // of the pattern reuse it (ICNTL(8) = -1 on MUMPS' own arrays). The Newton
-  // solver renews it at the first factorization of every Newton run (a kept
-  // Solver gives the bits of a fresh one) and whenever rho's boost changed
-  // (a new boost rescales every contact row: under the old scaling the
-  // single-precision factors of refine-2 walls fell back to double
-  // precision). Between those, J changes only in its contact rows. The
-  // scaling pass is ~6 % of a factorization of the 688-contact wall's J;
-  // measured in turns, 2-12 % less time per factorization on the 688-contact
-  // and refine-2 walls, iteration counts and refinement steps unchanged
-  // (bench/results/scaling_reuse.md). Single-precision factorizations only
-  // (precision kMixed, or kAuto choosing it), whose solves are refined in
-  // double: a scaling less suited to the new values costs refinement steps
-  // there, not accuracy. Double-precision factors are used unrefined and
-  // compute their own (reused, they cost NM and FB their quadratic tail on
-  // small lattices). One MPI process with centralized input only;
-  // distributed input (distributed M) and several processes compute the
-  // scaling at every factorization. false: every factorization computes its
-  // own scaling.
-  bool reuse_scaling = true;
-
   // MPI flavour only (fcsn/config.h: FCSN_WITH_MPI = 1; ignored by the
   // sequential build): the communicator MUMPS runs on, as a Fortran handle
   // (MPI_Comm_c2f(comm) in C and C++, comm.py2f() in mpi4py), so that this

@@ -90,7 +90,6 @@ void BindLinearSolver(py::module_& m) {
       .def_readwrite("low_rank_tolerance", &L::low_rank_tolerance)
       .def_readwrite("out_of_core", &L::out_of_core)
       .def_readwrite("adaptive_block_ordering", &L::adaptive_block_ordering)
-      .def_readwrite("reuse_scaling", &L::reuse_scaling)
       .def_readwrite("out_of_core_directory", &L::out_of_core_directory);
 }
 

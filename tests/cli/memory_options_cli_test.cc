@@ -67,20 +67,6 @@ TEST(MemoryOptionsCli, LowRankConvergesByTheCriterion) {
   }
 }
 
-// --no-scaling-reuse (LinearSolverOptions::reuse_scaling = false) comes back
-// in the JSON, and both settings solve CubeH8 to the tolerance.
-TEST(MemoryOptionsCli, ScalingReuseIsReportedAndBothSettingsConverge) {
-  const nlohmann::json reuse = SolveJson("--no-history", "CubeH8.hdf5");
-  const nlohmann::json own =
-      SolveJson("--no-history --no-scaling-reuse", "CubeH8.hdf5");
-  ASSERT_FALSE(reuse.empty() || own.empty());
-  EXPECT_TRUE(reuse["reuse_scaling"].get<bool>());
-  EXPECT_FALSE(own["reuse_scaling"].get<bool>());
-  EXPECT_EQ(reuse["status"], "converged");
-  EXPECT_EQ(own["status"], "converged");
-  EXPECT_EQ(reuse["iterations"], own["iterations"]);
-}
-
 // --block-ordering (LinearSolverOptions::adaptive_block_ordering) comes back
 // in the JSON; below 20,000 unknowns J is never ordered by blocks, so the
 // solve is the same.

@@ -1,8 +1,8 @@
 // MUMPS-specific checks: the ordering MUMPS really uses (INFOG(7)), the METIS
 // -> PERM_IN convention measured by fill, METIS vs AMD fill on a 3D grid,
-// control parameters, the reuse of the scaling, null-pivot detection,
-// workspace retries, and the mixed-precision factorization (single LU refined
-// in double, with its fallbacks to double precision).
+// control parameters, null-pivot detection, workspace retries, and the
+// mixed-precision factorization (single LU refined in double, with its
+// fallbacks to double precision).
 #include "linalg/mumps_solver.h"
 
 #include <gtest/gtest.h>
@@ -80,78 +80,6 @@ TEST(MumpsSolver, ControlParametersAreSetAsDocumented) {
   EXPECT_EQ(solver->Icntl(24), 1);   // null-pivot detection
   EXPECT_EQ(solver->Icntl(0), 0);    // out of range
   EXPECT_EQ(solver->Infog(81), 0);
-}
-
-// Backward error of Solve() on `system` after factorizing its values, and
-// the scaling MUMPS applied to that factorization (INFOG(33): 7 computed from
-// the values, -1 the one held from an earlier factorization).
-struct ScaledSolve {
-  double backward_error;
-  int icntl8;
-  int applied;
-};
-
-ScaledSolve FactorizeAndSolve(MumpsSolver* solver, const TestSystem& system) {
-  std::string message;
-  EXPECT_EQ(solver->Factorize(system.values.data(), &message),
-            LinearSolverStatus::kSuccess)
-      << message;
-  const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(
-      system.pattern.n, 1.0, static_cast<double>(system.pattern.n));
-  Eigen::VectorXd x = b;
-  EXPECT_EQ(solver->Solve(&x, &message), LinearSolverStatus::kSuccess)
-      << message;
-  return {BackwardError(ToEigen(system.pattern, system.values), x, b),
-          solver->Icntl(8),
-          solver->Infog(33)};
-}
-
-TEST(MumpsSolver, ReusesItsScalingUntilRenewedOrReanalysed) {
-  // Same pattern, other contact states (as along a Newton run): the scaling
-  // of the first values serves the second ones' single-precision factors,
-  // and the refined solve is as exact.
-  const TestSystem first = ContactSaddlePoint(4, 12, 0);
-  const TestSystem second = ContactSaddlePoint(4, 12, 1);
-  ASSERT_NE(first.values, second.values);
-  auto solver = MakeMumps(Ordering::kMetis, FactorizationPrecision::kMixed);
-  ASSERT_EQ(solver->Analyze(first.pattern, nullptr),
-            LinearSolverStatus::kSuccess);
-  const ScaledSolve computed = FactorizeAndSolve(solver.get(), first);
-  EXPECT_EQ(computed.icntl8, 77);
-  EXPECT_GT(computed.applied, 0);
-  const ScaledSolve reused = FactorizeAndSolve(solver.get(), second);
-  EXPECT_EQ(reused.icntl8, -1);
-  EXPECT_EQ(reused.applied, -1);
-  EXPECT_LE(reused.backward_error, 1e-13);
-  EXPECT_EQ(FactorizeAndSolve(solver.get(), first).icntl8, -1);
-
-  solver->RenewScaling();
-  const ScaledSolve renewed = FactorizeAndSolve(solver.get(), second);
-  EXPECT_EQ(renewed.icntl8, 77);
-  EXPECT_GT(renewed.applied, 0);
-  EXPECT_LE(renewed.backward_error, 1e-13);
-
-  // A new analysis (here of a larger pattern) drops the held arrays' use.
-  const TestSystem larger = ContactSaddlePoint(5, 20, 2);
-  ASSERT_EQ(solver->Analyze(larger.pattern, nullptr),
-            LinearSolverStatus::kSuccess);
-  const ScaledSolve after_analysis = FactorizeAndSolve(solver.get(), larger);
-  EXPECT_EQ(after_analysis.icntl8, 77);
-  EXPECT_LE(after_analysis.backward_error, 1e-13);
-
-  // Double-precision factors (used unrefined) and reuse_scaling = false:
-  // every factorization computes its own.
-  auto unrefined = MakeMumps(Ordering::kMetis, FactorizationPrecision::kDouble);
-  LinearSolverOptions options;
-  options.precision = FactorizationPrecision::kMixed;
-  options.reuse_scaling = false;
-  auto own = MumpsSolver::Create(options, nullptr);
-  ASSERT_NE(own, nullptr);
-  for (MumpsSolver* s : {unrefined.get(), own.get()}) {
-    ASSERT_EQ(s->Analyze(first.pattern, nullptr), LinearSolverStatus::kSuccess);
-    EXPECT_EQ(FactorizeAndSolve(s, first).icntl8, 77);
-    EXPECT_EQ(FactorizeAndSolve(s, second).icntl8, 77);
-  }
 }
 
 TEST(MumpsSolver, MetisIpermThroughPermInGivesTheExpectedFill) {

@@ -21,7 +21,6 @@
 #include "fcsn/error_measures.h"
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
-#include "lattice_iterate.h"
 #include "linalg/linear_solver.h"
 #include "newton/newton_direction.h"
 #include "newton/newton_system.h"
@@ -38,12 +37,22 @@ namespace {
 class ReusedDirectionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    testing::SetUpLatticeAtRandomIterate(
-        7, &problem_, &system_, &summary_, &run_);
+    problem_ = testing::MakeLatticeOnFloor(3, 3, 2, 0.4, 1.2, 1e-3);
+    system_.Build(problem_);
+    system_.SetMatrixValues(problem_);
+    run_.problem = &problem_;
+    run_.summary = &summary_;
     run_.weight_eq = 0.5;
     run_.weight_contact = 4.0;
     run_.column_v = 3.0;
     run_.column_r = 0.25;
+    run_.newton_rho = Eigen::VectorXd::Ones(problem_.m());
+    std::mt19937 generator(7);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    run_.v = Eigen::VectorXd::NullaryExpr(problem_.n(),
+                                          [&] { return uniform(generator); });
+    run_.r = Eigen::VectorXd::NullaryExpr(problem_.m(),
+                                          [&] { return uniform(generator); });
     options_.linear_solver.type = LinearSolverType::kEigenLU;
     std::string message;
     linear_ = internal::LinearSolver::Create(options_.linear_solver, &message);

@@ -288,9 +288,6 @@ def test_memory_options_reach_mumps_and_are_reported(tmp_path):
     assert o.linear_solver.low_rank_tolerance == 1e-8
     assert o.linear_solver.out_of_core
     assert not o.linear_solver.adaptive_block_ordering
-    assert o.linear_solver.reuse_scaling
-    assert not fcsn.make_options(linear_solver={
-        "reuse_scaling": False}).linear_solver.reuse_scaling
     assert fcsn.make_options(linear_solver={
         "adaptive_block_ordering": True}).linear_solver.adaptive_block_ordering
     p = fcsn.read_fclib(problem_path("CubeH8.hdf5"))
