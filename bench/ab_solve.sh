@@ -9,7 +9,8 @@
 #   fact_s
 # (cpu_s: the process' user + system seconds, all threads, reading the file included; fact_s:
 # timings.factorization), then per file the medians of time_s and cpu_s of both binaries and
-# their ratios, the mean time_s of each binary, and the seconds per factorization of each. The load average is printed before and after: compare only ratios of one run.
+# their ratios, the mean time_s of each binary, and the seconds per factorization of each. The
+# load average is printed before and after: compare only ratios of one run.
 #
 # Usage: BASE=/path/to/old/fcsn [NEW=build/bin/fcsn] [REPS=3] [TOL=1e-8] [EXTRA="..."] \
 #          [BASE_EXTRA="..."] [NEW_EXTRA="..."] [BLAS_THREADS=1|N|default] \
