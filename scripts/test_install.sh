@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks the installed package (issue 13 item 1): installs a built fcsn to a temporary prefix,
-# then builds the consumer project examples/consumer against it with find_package(fcsn) (a C++
-# main and the C example examples/c; the C example again in a C-only project), and both again
-# with pkg-config, and runs them.
+# then builds the consumer projects examples/consumer against it with find_package(fcsn) (a C++
+# main and the C example examples/c; then a C-only, a C++-only and a C++14 project, and a shared
+# library linking fcsn called by a program), and the C and C++ programs again with plain
+# pkg-config, and runs them.
 #   scripts/test_install.sh [BUILD_DIR]   install BUILD_DIR (default build, as left by
 #                                         scripts/test.sh; static libfcsn by default)
 #   scripts/test_install.sh --shared      first configure and build a shared libfcsn
@@ -37,27 +38,36 @@ fi
 ls "$prefix"/lib/libfcsn.* >/dev/null 2>&1 || fail "no libfcsn installed"
 "$prefix/bin/fcsn" --help >/dev/null || fail "the installed fcsn command does not run"
 
-# CMake consumer: find_package(fcsn) + fcsn::fcsn, C++ and C.
-cmake -S examples/consumer -B "$tmp/consumer" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$tmp/consumer"
-"$tmp/consumer/consumer_cpp"
-"$tmp/consumer/sliding_bar_c" >/dev/null
-# The same C program in a project that enables only C.
-cmake -S examples/consumer/c_only -B "$tmp/c_only" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
-cmake --build "$tmp/c_only"
-"$tmp/c_only/sliding_bar_c" >/dev/null
+# CMake consumers (examples/consumer and its subfolders; each CMakeLists.txt says what it proves):
+# find_package(fcsn) + fcsn::fcsn, built and run.
+build_consumer() {  # build_consumer SUBFOLDER: configures and builds it in $tmp/consumer/SUBFOLDER
+  cmake -S "examples/consumer/$1" -B "$tmp/consumer/$1" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || fail "examples/consumer/$1 does not configure"
+  cmake --build "$tmp/consumer/$1" || fail "examples/consumer/$1 does not build"
+}
+build_consumer .         # C++ and C in one project
+"$tmp/consumer/consumer_cpp" >/dev/null || fail "consumer_cpp fails"
+"$tmp/consumer/sliding_bar_c" >/dev/null || fail "sliding_bar_c fails"
+build_consumer c_only    # project(... LANGUAGES C)
+"$tmp/consumer/c_only/sliding_bar_c" >/dev/null || fail "c_only/sliding_bar_c fails"
+build_consumer cxx_only  # project(... LANGUAGES CXX)
+"$tmp/consumer/cxx_only/consumer_cpp" >/dev/null || fail "cxx_only/consumer_cpp fails"
+build_consumer cxx14     # CMAKE_CXX_STANDARD 14
+"$tmp/consumer/cxx14/consumer_cpp" >/dev/null || fail "cxx14/consumer_cpp fails"
+build_consumer plugin    # libfcsn inside a SHARED library, called by a program
+"$tmp/consumer/plugin/sliding_point_host" >/dev/null || fail "plugin/sliding_point_host fails"
 
-# pkg-config consumers: the same two programs with plain compiler commands.
+# pkg-config consumers: a C and a C++ program with plain compiler commands and plain
+# `pkg-config --cflags --libs fcsn` (no --static, whether libfcsn is static or shared).
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-read -r -a pc_flags <<<"$(pkg-config --cflags --libs --static fcsn)"
-c++ -std=c++17 -O1 examples/consumer/consumer.cc -o "$tmp/consumer_pc" "${pc_flags[@]}" \
-  -Wl,-rpath,"$prefix/lib"
-"$tmp/consumer_pc" >/dev/null
+read -r -a pc_flags <<<"$(pkg-config --cflags --libs fcsn)"
+c++ -std=c++17 -O1 examples/consumer/consumer.cc examples/consumer/sliding_point.cc \
+  -o "$tmp/consumer_pc" "${pc_flags[@]}" -Wl,-rpath,"$prefix/lib" ||
+  fail "the C++ program does not build with pkg-config"
+"$tmp/consumer_pc" >/dev/null || fail "consumer_pc fails"
 cc -std=c99 -Wall -Wpedantic examples/c/sliding_bar.c -o "$tmp/sliding_bar_pc" "${pc_flags[@]}" \
-  -Wl,-rpath,"$prefix/lib"
-"$tmp/sliding_bar_pc" >/dev/null
+  -Wl,-rpath,"$prefix/lib" || fail "the C program does not build with pkg-config"
+"$tmp/sliding_bar_pc" >/dev/null || fail "sliding_bar_pc fails"
 # The Python package, when built (FCSN_BUILD_PYTHON): imported from the prefix alone, with the
 # interpreter it was built for, outside the source tree; runs the Python example.
 module=$(find "$prefix" -name "_fcsn*.so" -print -quit)
