@@ -58,6 +58,7 @@ build_info = _fcsn.build_info
 __all__ = [
     "AUTO_KRYLOV_REUSE",
     "build_info",
+    "extrapolate_guess",
     "FclibProblem",
     "Guess",
     "HybridOptions",
@@ -74,6 +75,7 @@ __all__ = [
     "Timings",
     "make_options",
     "read_fclib",
+    "remap_contact_guess",
     "solve",
     "write_fclib",
 ]
@@ -260,6 +262,44 @@ def write_fclib(path, problem, solution=None, title="", description=""):
         _vector("mu", problem.mu),
         bool(getattr(problem, "m_upper_triangle", False)), parts, str(title),
         str(description))
+
+
+def remap_contact_guess(previous_ids, previous, ids):
+    """The warm start of a step whose contact set changed: previous (a
+    Result or Guess of the last step, or (v, r)) carried to the contacts of
+    the new step by integer ids (e.g. node id x obstacle id, unique in each
+    list). A contact keeps r and u of the previous contact with the same id;
+    a new contact starts at 0; a vanished one is dropped; v is kept. Returns
+    a fcsn.Guess (u None when previous has none) to pass as guess=.
+    ValueError on sizes that do not match the ids or a repeated id."""
+    v, u, r = _solution_parts("previous", previous)
+    return Guess(*_fcsn.remap_contact_guess(
+        _ids(previous_ids), (v, u, r), _ids(ids)))
+
+
+def extrapolate_guess(older, previous):
+    """previous + (previous - older) for v, u and r: the linear predictor
+    of a time loop whose contact set is fixed (a ramping load then starts
+    closer to the next solution). older, previous: Results or Guesses of
+    the last two steps. Returns a fcsn.Guess; ValueError when their sizes
+    differ (a changed contact set: use remap_contact_guess)."""
+    return Guess(*_fcsn.extrapolate_guess(
+        _solution_parts("older", older), _solution_parts("previous", previous)))
+
+
+def _ids(ids):
+    return [int(i) for i in np.asarray(ids, dtype=np.int64).reshape(-1)]
+
+
+def _solution_parts(name, x):
+    """(v, u or None, r) of a Result, a Guess or a pair (v, r)."""
+    if isinstance(x, (tuple, list)):
+        v, r = _guess_arrays(x)
+        return v, None, r
+    u = getattr(x, "u", None)
+    if u is not None:
+        u = _vector(f"{name} u", u)
+    return _vector(f"{name} v", x.v), u, _vector(f"{name} r", x.r)
 
 
 def _options_help():

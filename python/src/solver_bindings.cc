@@ -1,4 +1,5 @@
-// The Solver, read_fclib and write_fclib of the Python module.
+// The Solver, read_fclib, write_fclib and the warm-start helpers of
+// fcsn/time_stepping.h of the Python module.
 //
 // Inputs: each matrix arrives as (format, rows, cols, data, a, b) with
 // format "csc"/"csr" (a = indices, b = indptr) or "coo" (a = row, b = col),
@@ -26,6 +27,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/problem_view.h"
 #include "fcsn/solver.h"
+#include "fcsn/time_stepping.h"
 #include "python/src/bindings.h"
 
 namespace fcsn::python {
@@ -322,6 +324,46 @@ void WriteFclib(const std::string& path,
           error);
 }
 
+// (v, u or None, r) from Python as a Solution; sizes are the caller's to check.
+Solution SolutionOf(const std::string& what, const py::tuple& parts) {
+  Require(parts.size() == 3, what + " must be (v, u, r)");
+  Solution s;
+  const auto copy = [&](const char* name, const py::handle& x,
+                        Eigen::VectorXd* out) {
+    const VectorView view =
+        Values(what + " " + name, py::reinterpret_borrow<py::array>(x));
+    *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
+  };
+  copy("v", parts[0], &s.v);
+  if (!parts[1].is_none()) copy("u", parts[1], &s.u);
+  copy("r", parts[2], &s.r);
+  return s;
+}
+
+py::tuple GuessTuple(Solution&& s) {
+  py::object u = py::none();
+  if (s.u.size() > 0) u = ToNumpy(std::move(s.u));
+  return py::make_tuple(ToNumpy(std::move(s.v)), u, ToNumpy(std::move(s.r)));
+}
+
+py::tuple RemapGuess(const std::vector<std::int64_t>& previous_ids,
+                     const py::tuple& previous,
+                     const std::vector<std::int64_t>& ids) {
+  Solution guess;
+  const std::string error = RemapContactGuess(
+      previous_ids, SolutionOf("previous", previous), ids, &guess);
+  Require(error.empty(), error);
+  return GuessTuple(std::move(guess));
+}
+
+py::tuple Extrapolate(const py::tuple& older, const py::tuple& previous) {
+  Solution guess;
+  const std::string error = ExtrapolateGuess(
+      SolutionOf("older", older), SolutionOf("previous", previous), &guess);
+  Require(error.empty(), error);
+  return GuessTuple(std::move(guess));
+}
+
 }  // namespace
 
 void BindSolver(py::module_& m) {
@@ -379,6 +421,17 @@ void BindSolver(py::module_& m) {
         py::arg("title"),
         py::arg("description"),
         "The library's FCLib writer; see fcsn.write_fclib.");
+  m.def("remap_contact_guess",
+        &RemapGuess,
+        py::arg("previous_ids"),
+        py::arg("previous"),
+        py::arg("ids"),
+        "RemapContactGuess (time_stepping.h); see fcsn.remap_contact_guess.");
+  m.def("extrapolate_guess",
+        &Extrapolate,
+        py::arg("older"),
+        py::arg("previous"),
+        "ExtrapolateGuess (time_stepping.h); see fcsn.extrapolate_guess.");
 }
 
 }  // namespace fcsn::python
