@@ -24,6 +24,7 @@ packages=(
   python3-numpy python3-h5py
   universal-ctags
   python3-dev python3-pybind11 pybind11-dev python3-scipy python3-pytest
+  python3-setuptools python3-wheel python3-pip python3-build
 )
 for arg in "$@"; do
   case "$arg" in

@@ -4,7 +4,8 @@
 #                                its pytest suite (tests/python, via ctest)
 #   scripts/test.sh --sanitize   AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/
 # The Release pass then installs to a temporary prefix and builds and runs the consumer projects
-# against the installed package (scripts/test_install.sh), for a static and a shared libfcsn.
+# against the installed package (scripts/test_install.sh), for a static and a shared libfcsn,
+# and checks the Python package built and installed by pip (scripts/test_python_package.sh).
 # Installs missing Debian packages first (scripts/install_deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,4 +51,5 @@ fi
 if [[ "$build_dir" == build ]]; then
   scripts/test_install.sh "$build_dir"  # static libfcsn, as built above
   scripts/test_install.sh --shared      # shared libfcsn: library and CLI only, in build-shared/
+  scripts/test_python_package.sh        # the pip-installed Python package (pyproject.toml)
 fi

@@ -32,6 +32,8 @@ one-line message; a solve that does not converge returns a result whose status
 says why.
 """
 
+import textwrap
+
 import numpy as np
 import scipy.sparse
 
@@ -43,6 +45,7 @@ from ._fcsn import (
     LineSearchOptions,
     NsgsOptions,
     RhoOptions,
+    SetupSummary,
     SolverOptions,
     SolverSummary,
     Timings,
@@ -55,6 +58,7 @@ build_info = _fcsn.build_info
 __all__ = [
     "AUTO_KRYLOV_REUSE",
     "build_info",
+    "extrapolate_guess",
     "FclibProblem",
     "Guess",
     "HybridOptions",
@@ -64,13 +68,16 @@ __all__ = [
     "NsgsOptions",
     "Result",
     "RhoOptions",
+    "SetupSummary",
     "Solver",
     "SolverOptions",
     "SolverSummary",
     "Timings",
     "make_options",
     "read_fclib",
+    "remap_contact_guess",
     "solve",
+    "write_fclib",
 ]
 
 
@@ -137,9 +144,13 @@ class Result:
         "analyses", "factorizations", "nsgs_sweeps", "timings",
     ])
 
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | Result._FROM_SUMMARY)
+
     def __repr__(self):
         return (f"Result(status={self.status!r}, iterations={self.iterations}, "
-                f"error={self.error:.3g})")
+                f"error={self.error:.3g}, n={self.v.size}, "
+                f"nc={len(self.contact_status)})")
 
 
 def read_fclib(path, m_storage="auto"):
@@ -164,7 +175,13 @@ def make_options(options=None, **kwargs):
 class Solver:
     """fcsn::Solver: keeps the symbolic analysis (and the converted pattern of
     M and H) from one solve to the next while the sparsity patterns stay the
-    same. Solver(options=None, **kwargs): see make_options."""
+    same.
+
+    Solver(options=None, **kwargs): options is a fcsn.SolverOptions (or
+    None for the defaults); keyword arguments set its fields, nested ones as
+    dicts, e.g. Solver(tolerance=1e-8, linear_solver={"type": "eigen"}).
+    help(fcsn.SolverOptions) and its nested classes document every field.
+    ValueError names an unknown or invalid option."""
 
     def __init__(self, options=None, **kwargs):
         self._solver = _fcsn.Solver(make_options(options, **kwargs))
@@ -183,6 +200,25 @@ class Solver:
         changes); value-only refreshes do not count."""
         return self._solver.pattern_rebuilds
 
+    def setup(self, M, H=None, f=None, w=None, mu=None,
+              m_upper_triangle=None):
+        """Does the structure-only work (pattern of J, ordering, symbolic
+        analysis) for the patterns of M and H ahead of the first solve, e.g.
+        before a time loop; solves with the same patterns then count no
+        analysis. setup(problem) takes an FclibProblem (or any object with
+        M, H, f, w, mu); setup(M, H, f, w, mu) the arrays of solve. Returns
+        a fcsn.SetupSummary (status "ready", or why not); invalid input
+        raises ValueError."""
+        if H is None:
+            problem = M
+            M, H, f, w, mu = (problem.M, problem.H, problem.f, problem.w,
+                              problem.mu)
+            if m_upper_triangle is None:
+                m_upper_triangle = getattr(problem, "m_upper_triangle", False)
+        return self._solver.setup(
+            _matrix_spec("M", M), _matrix_spec("H", H), _vector("f", f),
+            _vector("w", w), _vector("mu", mu), bool(m_upper_triangle))
+
     def solve(self, M, H, f, w, mu, guess=None, m_upper_triangle=False):
         """Solves one problem. guess: None, an object with v and r (a Result,
         a Guess) or a pair (v, r). w=None means w = 0. m_upper_triangle: M
@@ -200,6 +236,84 @@ def solve(M, H, f, w, mu, guess=None, m_upper_triangle=False, options=None,
     """Solves one problem with a new Solver (see Solver.solve, make_options)."""
     return Solver(options, **kwargs).solve(
         M, H, f, w, mu, guess=guess, m_upper_triangle=m_upper_triangle)
+
+
+def write_fclib(path, problem, solution=None, title="", description=""):
+    """Writes problem (an FclibProblem, or any object with M, H, f, w, mu
+    and optionally m_upper_triangle) to the FCLib HDF5 file path, with the
+    library's writer: M and H as triplets, the file replaced atomically.
+    solution: None, an object with v and r (and u, else H^T v + w is
+    written: a Result, a Guess) or a pair (v, r). title and description go
+    to /fclib_global/info. ValueError says what is wrong (sizes, values, an
+    unwritable path)."""
+    parts = None
+    if solution is not None:
+        if isinstance(solution, (tuple, list)):
+            v, r = _guess_arrays(solution)
+            u = None
+        else:
+            v, r = _guess_arrays(solution)
+            u = getattr(solution, "u", None)
+            u = None if u is None else _vector("solution u", u)
+        parts = (v, u, r)
+    _fcsn.write_fclib(
+        str(path), _matrix_spec("M", problem.M), _matrix_spec("H", problem.H),
+        _vector("f", problem.f), _vector("w", problem.w),
+        _vector("mu", problem.mu),
+        bool(getattr(problem, "m_upper_triangle", False)), parts, str(title),
+        str(description))
+
+
+def remap_contact_guess(previous_ids, previous, ids):
+    """The warm start of a step whose contact set changed: previous (a
+    Result or Guess of the last step, or (v, r)) carried to the contacts of
+    the new step by integer ids (e.g. node id x obstacle id, unique in each
+    list). A contact keeps r and u of the previous contact with the same id;
+    a new contact starts at 0; a vanished one is dropped; v is kept. Returns
+    a fcsn.Guess (u None when previous has none) to pass as guess=.
+    ValueError on sizes that do not match the ids or a repeated id."""
+    v, u, r = _solution_parts("previous", previous)
+    return Guess(*_fcsn.remap_contact_guess(
+        _ids(previous_ids), (v, u, r), _ids(ids)))
+
+
+def extrapolate_guess(older, previous):
+    """previous + (previous - older) for v, u and r: the linear predictor
+    of a time loop whose contact set is fixed (a ramping load then starts
+    closer to the next solution). older, previous: Results or Guesses of
+    the last two steps. Returns a fcsn.Guess; ValueError when their sizes
+    differ (a changed contact set: use remap_contact_guess)."""
+    return Guess(*_fcsn.extrapolate_guess(
+        _solution_parts("older", older), _solution_parts("previous", previous)))
+
+
+def _ids(ids):
+    return [int(i) for i in np.asarray(ids, dtype=np.int64).reshape(-1)]
+
+
+def _solution_parts(name, x):
+    """(v, u or None, r) of a Result, a Guess or a pair (v, r)."""
+    if isinstance(x, (tuple, list)):
+        v, r = _guess_arrays(x)
+        return v, None, r
+    u = getattr(x, "u", None)
+    if u is not None:
+        u = _vector(f"{name} u", u)
+    return _vector(f"{name} v", x.v), u, _vector(f"{name} r", x.r)
+
+
+def _options_help():
+    """The top-level options with their docstrings, for help(fcsn.Solver)."""
+    lines = ["", "", "Options (fcsn.SolverOptions fields):"]
+    for name, prop in vars(SolverOptions).items():
+        if isinstance(prop, property) and not name.startswith("_"):
+            lines.append(textwrap.fill(
+                prop.__doc__ or "", width=76, initial_indent=f"    {name}: ",
+                subsequent_indent="        "))
+    return "\n".join(lines)
+
+
+Solver.__doc__ += _options_help()
 
 
 def _set_field(target, key, value, path):

@@ -1,4 +1,5 @@
-// The Solver and read_fclib of the Python module.
+// The Solver, read_fclib, write_fclib and the warm-start helpers of
+// fcsn/time_stepping.h of the Python module.
 //
 // Inputs: each matrix arrives as (format, rows, cols, data, a, b) with
 // format "csc"/"csr" (a = indices, b = indptr) or "coo" (a = row, b = col),
@@ -26,6 +27,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/problem_view.h"
 #include "fcsn/solver.h"
+#include "fcsn/time_stepping.h"
 #include "python/src/bindings.h"
 
 namespace fcsn::python {
@@ -127,16 +129,37 @@ SparseView ViewOf(const char* name, const py::tuple& spec) {
              : CsrView(rows, cols, ptr, index, values.data);
 }
 
-Eigen::VectorXd* CopyGuess(const char* name,
-                           const py::object& x,
-                           Eigen::Index size,
-                           Eigen::VectorXd* out) {
-  const VectorView view = Values(name, x.cast<py::array>());
+// Copies x (a float64 vector, named `what` in errors) of the given size.
+Eigen::VectorXd* CopyVector(const std::string& what,
+                            const py::object& x,
+                            Eigen::Index size,
+                            Eigen::VectorXd* out) {
+  const VectorView view = Values(what, x.cast<py::array>());
   Require(view.size == size,
-          std::string("guess ") + name + " has " + std::to_string(view.size) +
-              " entries, expected " + std::to_string(size));
+          what + " has " + std::to_string(view.size) + " entries, expected " +
+              std::to_string(size));
   *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
   return out;
+}
+
+// Fills *problem through *converter from the arrays python/fcsn prepares.
+void FillProblem(const py::tuple& M,
+                 const py::tuple& H,
+                 const py::array& f,
+                 const py::array& w,
+                 const py::array& mu,
+                 bool m_upper_triangle,
+                 ProblemViewConverter* converter,
+                 GlobalProblem* problem) {
+  GlobalProblemView view;
+  view.M = ViewOf("M", M);
+  view.H = ViewOf("H", H);
+  view.m_upper_triangle = m_upper_triangle;
+  view.f = Values("f", f);
+  view.w = Values("w", w);
+  view.mu = Values("mu", mu);
+  const std::string error = converter->Fill(view, problem);
+  Require(error.empty(), error);
 }
 
 // fcsn.Solver's C++ part: the solver (analysis kept), the converter (pattern
@@ -154,6 +177,20 @@ class PySolver {
   }
   int pattern_rebuilds() const { return converter_.rebuilds(); }
 
+  // Solver::Setup on the problem's patterns; invalid input raises, like a
+  // solve's.
+  SetupSummary Setup(const py::tuple& M,
+                     const py::tuple& H,
+                     const py::array& f,
+                     const py::array& w,
+                     const py::array& mu,
+                     bool m_upper_triangle) {
+    FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
+    SetupSummary summary = solver_.Setup(problem_);
+    Require(summary.status != SetupStatus::kInvalidInput, summary.message);
+    return summary;
+  }
+
   // (v, u, r, summary, contact statuses).
   py::tuple Solve(const py::tuple& M,
                   const py::tuple& H,
@@ -163,20 +200,12 @@ class PySolver {
                   bool m_upper_triangle,
                   const py::object& v0,
                   const py::object& r0) {
-    GlobalProblemView view;
-    view.M = ViewOf("M", M);
-    view.H = ViewOf("H", H);
-    view.m_upper_triangle = m_upper_triangle;
-    view.f = Values("f", f);
-    view.w = Values("w", w);
-    view.mu = Values("mu", mu);
-    const std::string error = converter_.Fill(view, &problem_);
-    Require(error.empty(), error);
+    FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
     const bool has_guess = !v0.is_none() || !r0.is_none();
     if (has_guess) {
       Require(!v0.is_none() && !r0.is_none(), "a guess needs both v and r");
-      CopyGuess("v", v0, problem_.n(), &guess_.v);
-      CopyGuess("r", r0, problem_.m(), &guess_.r);
+      CopyVector("guess v", v0, problem_.n(), &guess_.v);
+      CopyVector("guess r", r0, problem_.m(), &guess_.r);
     }
     Solution x;
     SolverSummary summary =
@@ -261,17 +290,107 @@ py::dict ReadFclib(const std::string& path, const std::string& m_storage) {
   return out;
 }
 
+// Writes the problem, and solution = (v, u or None, r) when not None, with
+// the library's FCLib writer (atomic; u = H^T v + w when None).
+void WriteFclib(const std::string& path,
+                const py::tuple& M,
+                const py::tuple& H,
+                const py::array& f,
+                const py::array& w,
+                const py::array& mu,
+                bool m_upper_triangle,
+                const py::object& solution,
+                const std::string& title,
+                const std::string& description) {
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  FillProblem(M, H, f, w, mu, m_upper_triangle, &converter, &problem);
+  Solution s;
+  if (!solution.is_none()) {
+    const py::tuple parts = solution.cast<py::tuple>();
+    Require(parts.size() == 3, "solution must be (v, u, r)");
+    CopyVector("solution v", parts[0], problem.n(), &s.v);
+    if (!parts[1].is_none()) {
+      CopyVector("solution u", parts[1], problem.m(), &s.u);
+    }
+    CopyVector("solution r", parts[2], problem.m(), &s.r);
+  }
+  WriteOptions options;
+  options.title = title;
+  options.description = description;
+  std::string error;
+  Require(WriteGlobalProblem(path, problem, solution.is_none() ? nullptr : &s,
+                             nullptr, &error, options),
+          error);
+}
+
+// (v, u or None, r) from Python as a Solution; sizes are the caller's to check.
+Solution SolutionOf(const std::string& what, const py::tuple& parts) {
+  Require(parts.size() == 3, what + " must be (v, u, r)");
+  Solution s;
+  const auto copy = [&](const char* name, const py::handle& x,
+                        Eigen::VectorXd* out) {
+    const VectorView view =
+        Values(what + " " + name, py::reinterpret_borrow<py::array>(x));
+    *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
+  };
+  copy("v", parts[0], &s.v);
+  if (!parts[1].is_none()) copy("u", parts[1], &s.u);
+  copy("r", parts[2], &s.r);
+  return s;
+}
+
+py::tuple GuessTuple(Solution&& s) {
+  py::object u = py::none();
+  if (s.u.size() > 0) u = ToNumpy(std::move(s.u));
+  return py::make_tuple(ToNumpy(std::move(s.v)), u, ToNumpy(std::move(s.r)));
+}
+
+py::tuple RemapGuess(const std::vector<std::int64_t>& previous_ids,
+                     const py::tuple& previous,
+                     const std::vector<std::int64_t>& ids) {
+  Solution guess;
+  const std::string error = RemapContactGuess(
+      previous_ids, SolutionOf("previous", previous), ids, &guess);
+  Require(error.empty(), error);
+  return GuessTuple(std::move(guess));
+}
+
+py::tuple Extrapolate(const py::tuple& older, const py::tuple& previous) {
+  Solution guess;
+  const std::string error = ExtrapolateGuess(
+      SolutionOf("older", older), SolutionOf("previous", previous), &guess);
+  Require(error.empty(), error);
+  return GuessTuple(std::move(guess));
+}
+
 }  // namespace
 
 void BindSolver(py::module_& m) {
-  py::class_<PySolver>(m, "Solver", "fcsn::Solver over problem views")
-      .def(py::init<const SolverOptions&>(), py::arg("options"))
+  py::class_<PySolver>(m, "Solver",
+                       "The C++ part of fcsn.Solver, which prepares its "
+                       "arguments: use fcsn.Solver.")
+      .def(py::init<const SolverOptions&>(),
+           py::arg("options"),
+           "A solver with these options (ValueError if invalid).")
       // A copy: changes take effect through the setter (Solver::set_options).
       .def_property(
           "options",
           [](const PySolver& s) { return SolverOptions(s.options()); },
-          &PySolver::set_options)
-      .def_property_readonly("pattern_rebuilds", &PySolver::pattern_rebuilds)
+          &PySolver::set_options,
+          "A copy of the options; assign to change them.")
+      .def_property_readonly("pattern_rebuilds",
+                             &PySolver::pattern_rebuilds,
+                             "Rebuilds of the CSC copy of M and H.")
+      .def("setup",
+           &PySolver::Setup,
+           py::arg("M"),
+           py::arg("H"),
+           py::arg("f"),
+           py::arg("w"),
+           py::arg("mu"),
+           py::arg("m_upper_triangle"),
+           "Solver::Setup: a SetupSummary (see fcsn.Solver.setup).")
       .def("solve",
            &PySolver::Solve,
            py::arg("M"),
@@ -281,8 +400,38 @@ void BindSolver(py::module_& m) {
            py::arg("mu"),
            py::arg("m_upper_triangle"),
            py::arg("v0"),
-           py::arg("r0"));
-  m.def("read_fclib", &ReadFclib, py::arg("path"), py::arg("m_storage"));
+           py::arg("r0"),
+           "(v, u, r, SolverSummary, contact statuses); see "
+           "fcsn.Solver.solve.");
+  m.def("read_fclib",
+        &ReadFclib,
+        py::arg("path"),
+        py::arg("m_storage"),
+        "The parts of an FCLib file as a dict; see fcsn.read_fclib.");
+  m.def("write_fclib",
+        &WriteFclib,
+        py::arg("path"),
+        py::arg("M"),
+        py::arg("H"),
+        py::arg("f"),
+        py::arg("w"),
+        py::arg("mu"),
+        py::arg("m_upper_triangle"),
+        py::arg("solution"),
+        py::arg("title"),
+        py::arg("description"),
+        "The library's FCLib writer; see fcsn.write_fclib.");
+  m.def("remap_contact_guess",
+        &RemapGuess,
+        py::arg("previous_ids"),
+        py::arg("previous"),
+        py::arg("ids"),
+        "RemapContactGuess (time_stepping.h); see fcsn.remap_contact_guess.");
+  m.def("extrapolate_guess",
+        &Extrapolate,
+        py::arg("older"),
+        py::arg("previous"),
+        "ExtrapolateGuess (time_stepping.h); see fcsn.extrapolate_guess.");
 }
 
 }  // namespace fcsn::python

@@ -40,6 +40,16 @@ def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-15)
 
 
+def test_the_package_under_test_is_the_installed_one():
+    """scripts/test_python_package.sh sets FCSN_PYTHON_SITE to the pip target
+    folder: the suite must not pick up a module of the build or source tree."""
+    site = os.environ.get("FCSN_PYTHON_SITE")
+    if not site:
+        pytest.skip("FCSN_PYTHON_SITE not set (not run on a pip install)")
+    assert pathlib.Path(fcsn.__file__).resolve().is_relative_to(
+        pathlib.Path(site).resolve())
+
+
 def test_version_is_the_projects():
     cmake = (REPO / "CMakeLists.txt").read_text()
     assert f"project(fcsn VERSION {fcsn.__version__} " in cmake
