@@ -3,7 +3,8 @@
 # then builds the consumer projects examples/consumer against it with find_package(fcsn) (a C++
 # main and the C example examples/c; then a C-only, a C++-only and a C++14 project, and a shared
 # library linking fcsn called by a program), and the C and C++ programs again with plain
-# pkg-config, and runs them.
+# pkg-config, and runs them; then the GetFEM example examples/getfem/cpp (skipped with a note
+# when GetFEM is not installed).
 #   scripts/test_install.sh [BUILD_DIR]   install BUILD_DIR (default build, as left by
 #                                         scripts/test.sh; static libfcsn by default)
 #   scripts/test_install.sh --shared      first configure and build a shared libfcsn
@@ -68,6 +69,25 @@ c++ -std=c++17 -O1 examples/consumer/consumer.cc examples/consumer/sliding_point
 cc -std=c99 -Wall -Wpedantic examples/c/sliding_bar.c -o "$tmp/sliding_bar_pc" "${pc_flags[@]}" \
   -Wl,-rpath,"$prefix/lib" || fail "the C program does not build with pkg-config"
 "$tmp/sliding_bar_pc" >/dev/null || fail "sliding_bar_pc fails"
+# A FEM code that is not fcsn's: the GetFEM example (examples/getfem/cpp), built with
+# find_package(fcsn) and getfem-config, run small from an empty folder with its VTK output in a
+# folder it must create; it exits non-zero when a step does not converge or the block does not
+# slide, and it must write nothing into the folder it runs from.
+if command -v getfem-config >/dev/null; then
+  cmake -S examples/getfem/cpp -B "$tmp/getfem" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_PREFIX_PATH="$prefix" >/dev/null || fail "examples/getfem/cpp does not configure"
+  cmake --build "$tmp/getfem" || fail "examples/getfem/cpp does not build"
+  mkdir "$tmp/getfem-run"
+  (cd "$tmp/getfem-run" &&
+    "$tmp/getfem/sliding_block" --cells 4 --steps 30 --vtk "$tmp/getfem-vtk/run" >/dev/null) ||
+    fail "examples/getfem/cpp: sliding_block fails"
+  [[ -f "$tmp/getfem-vtk/run/block_0030.vtk" ]] || fail "sliding_block wrote no VTK file"
+  [[ -z "$(ls -A "$tmp/getfem-run")" ]] || fail "sliding_block wrote into its working folder"
+  echo "test_install: the GetFEM example builds against the installed fcsn and runs"
+else
+  echo "test_install: GetFEM is not installed (no getfem-config, libgetfem-dev): the GetFEM" \
+    "example is skipped"
+fi
 # The Python package, when built (FCSN_BUILD_PYTHON): imported from the prefix alone, with the
 # interpreter it was built for, outside the source tree; runs the Python example.
 module=$(find "$prefix" -name "_fcsn*.so" -print -quit)

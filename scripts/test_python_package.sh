@@ -44,6 +44,20 @@ site="$tmp/site"
   --target "$site" . || fail "pip install failed"
 check_install "$site"
 
+# The GetFEM example (examples/getfem/python), small, when python3-getfem is installed: it exits
+# non-zero when a step does not converge or the block does not slide.
+if "$python" -c "import getfem" 2>/dev/null; then
+  mkdir "$tmp/getfem-run"
+  (cd "$tmp/getfem-run" && PYTHONPATH="$site" "$python" \
+    "$source_dir/examples/getfem/python/sliding_block.py" --cells 4 --steps 30 \
+    --vtk "$tmp/getfem-vtk" >/dev/null) || fail "examples/getfem/python/sliding_block.py fails"
+  [[ -f "$tmp/getfem-vtk/block_0030.vtk" ]] || fail "sliding_block.py wrote no VTK file"
+  [[ -z "$(ls -A "$tmp/getfem-run")" ]] || fail "sliding_block.py wrote into its working folder"
+  echo "test_python_package: the GetFEM example runs with the installed package"
+else
+  echo "test_python_package: python3-getfem is not installed: the GetFEM example is skipped"
+fi
+
 # pytest exits with 5 when it collected no test: a suite that silently vanished is a failure.
 status=0
 (cd "$tmp" && PYTHONPATH="$site" FCSN_PYTHON_SITE="$site" FCSN_CLI="$cli" \
