@@ -3,7 +3,12 @@
 #include <hdf5.h>
 #include <sys/stat.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -49,19 +54,32 @@ void PrepareProcess() {
   std::signal(SIGXFSZ, SIG_IGN);
 }
 
+std::string LoadProblem(const std::string& path,
+                        MStorage m_storage,
+                        GlobalProblem* problem,
+                        FclibFileInfo* info) {
+  ReadOptions options;
+  options.m_storage = m_storage;
+  std::string error;
+  ReadingGuard guard(path);
+  return ReadGlobalProblem(path, options, problem, info, &error) ? "" : error;
+}
+
 void LoadProblemOrExit(const std::string& path,
                        MStorage m_storage,
                        GlobalProblem* problem,
                        FclibFileInfo* info) {
-  ReadOptions options;
-  options.m_storage = m_storage;
+  const std::string error = LoadProblem(path, m_storage, problem, info);
+  if (!error.empty()) FailBadInput(error);
+}
+
+std::string LoadGuesses(const std::string& path,
+                        int n,
+                        int m,
+                        std::vector<Solution>* guesses) {
   std::string error;
-  bool ok = false;
-  {
-    ReadingGuard guard(path);
-    ok = ReadGlobalProblem(path, options, problem, info, &error);
-  }
-  if (!ok) FailBadInput(error);
+  ReadingGuard guard(path);
+  return ReadGuesses(path, n, m, guesses, &error) ? "" : error;
 }
 
 void ReadSolutionOrExit(const std::string& path,
@@ -81,18 +99,34 @@ void ReadGuessesOrExit(const std::string& path,
                        int n,
                        int m,
                        std::vector<Solution>* guesses) {
-  std::string error;
-  bool ok = false;
-  {
-    ReadingGuard guard(path);
-    ok = ReadGuesses(path, n, m, guesses, &error);
-  }
-  if (!ok) FailBadInput(error);
+  const std::string error = LoadGuesses(path, n, m, guesses);
+  if (!error.empty()) FailBadInput(error);
 }
+
+namespace {
+
+// Creates and removes a file next to `output`; fails with kExitBadInput and
+// the system's reason when it cannot.
+void CheckWritableFolderOrExit(const std::string& output) {
+  const std::string::size_type slash = output.find_last_of('/');
+  const std::string folder =
+      slash == std::string::npos ? "." : output.substr(0, slash + 1);
+  std::string probe = folder + "/.fcsn-output-probe-XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) {
+    FailBadInput(output + ": cannot write the file (" + std::strerror(errno) +
+                 ")");
+  }
+  close(fd);
+  unlink(probe.c_str());
+}
+
+}  // namespace
 
 void CheckOutputOrExit(const std::string& output,
                        const std::vector<std::string>& inputs) {
   if (output.empty()) FailBadInput("--output: the file name is empty");
+  CheckWritableFolderOrExit(output);
   struct stat out {};
   if (stat(output.c_str(), &out) != 0) return;  // a new file
   for (const std::string& input : inputs) {

@@ -43,13 +43,27 @@ MStorage ParseMStorage(const std::string& name);
 // with one line instead of killing the process.
 void PrepareProcess();
 
-// Reads an FCLib global problem or fails with kExitBadInput and the reader's
-// one-line error. Reads under a ReadingGuard (cli/crash_guard.h): a crash in
-// libhdf5 is exit 2 with one line too.
+// Reads an FCLib global problem; "" on success, else the reader's one-line
+// error. Reads under a ReadingGuard (cli/crash_guard.h): a crash in libhdf5
+// is exit 2 with one line too. `fcsn solve` with several files uses it to
+// report a bad file and go on with the next.
+std::string LoadProblem(const std::string& path,
+                        MStorage m_storage,
+                        GlobalProblem* problem,
+                        FclibFileInfo* info);
+
+// LoadProblem, failing with kExitBadInput and the reader's one-line error.
 void LoadProblemOrExit(const std::string& path,
                        MStorage m_storage,
                        GlobalProblem* problem,
                        FclibFileInfo* info);
+
+// ReadGuesses (fcsn/fclib_io.h) under a ReadingGuard; "" on success, else the
+// reader's one-line error.
+std::string LoadGuesses(const std::string& path,
+                        int n,
+                        int m,
+                        std::vector<Solution>* guesses);
 
 // ReadSolution / ReadGuesses (fcsn/fclib_io.h) under a ReadingGuard, failing
 // with kExitBadInput and the reader's one-line error.
@@ -63,9 +77,13 @@ void ReadGuessesOrExit(const std::string& path,
                        std::vector<Solution>* guesses);
 
 // Fails with kExitBadInput unless `output` is a usable output path: not
-// empty, and not one of the input files (same file by device and inode, so
-// links and other spellings count). fcsn never rewrites its input: the
-// written file would not be what was read (no /guesses, M re-stored).
+// empty, not one of the input files (same file by device and inode, so
+// links and other spellings count; fcsn never rewrites its input: the
+// written file would not be what was read, no /guesses, M re-stored), and
+// its folder takes a new file. The output is written atomically (a file in
+// that folder renamed over it), so that is what is probed, by creating and
+// removing a file there: permissions, a read-only file system or a missing
+// folder are then found before the solve, not after it.
 void CheckOutputOrExit(const std::string& output,
                        const std::vector<std::string>& inputs);
 

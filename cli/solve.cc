@@ -4,8 +4,10 @@
 // One file: a report (or with --json one JSON object with the history);
 // --output writes the problem with its /solution (v, u, r) in FCLib layout.
 // Several files: one table row per file (or with --json one JSON object per
-// line). Exit code 0 when every solve converged, 1 when one did not, 2 on bad
-// input.
+// line; a file that is bad input gets its row too and the others are still
+// solved). Exit code: the worst outcome, 2 bad input over 1 not converged over
+// 0 every solve converged.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,6 +17,7 @@
 #include "cli/cli_util.h"
 #include "cli/commands.h"
 #include "cli/mpi_session.h"
+#include "cli/solve_table.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 
@@ -285,81 +288,91 @@ SolverSummary SolveOne(const SolveArgs& args,
   return summary;
 }
 
+// Solves and reports one file of the list. Returns "" when it was solved
+// (*converged says whether it converged), otherwise why it is bad input: a
+// file that cannot be read, a guess that does not fit, a problem the solver
+// rejects.
+std::string SolveFile(const SolveArgs& args,
+                      const SolverOptions& options,
+                      const std::string& file,
+                      Solver* solver,
+                      bool* converged) {
+  const MStorage m_storage = ParseMStorage(args.m_storage);
+  GlobalProblem problem;
+  FclibFileInfo info;
+  if (std::string error = LoadProblem(file, m_storage, &problem, &info);
+      !error.empty()) {
+    return error;
+  }
+  Solution guess;
+  const Solution* guess_ptr = nullptr;
+  if (args.warm_start && info.number_of_guesses > 0) {
+    std::vector<Solution> guesses;
+    if (std::string error =
+            LoadGuesses(file, problem.n(), problem.m(), &guesses);
+        !error.empty()) {
+      return error;
+    }
+    guess = guesses.front();
+    guess_ptr = &guess;
+  }
+  Solution solution;
+  const SolverSummary summary =
+      SolveOne(args, solver, &problem, guess_ptr, &solution);
+  if (summary.status == SolverStatus::kInvalidInput)
+    return file + ": " + summary.message;
+  *converged = summary.IsConverged();
+  if (args.json) {
+    PrintJson(SummaryJson(file, problem, options, summary, !args.no_history));
+  } else if (args.files.size() > 1) {
+    PrintSolveTableRow(file, problem.n(), problem.nc(), summary);
+  } else {
+    std::cout << file << ": n = " << problem.n() << ", m = " << problem.m()
+              << ", nc = " << problem.nc()
+              << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
+              << summary.FullReport();
+  }
+  // Under mpirun every rank holds the same solution; the host writes it.
+  if (args.output_given && MpiSession::is_host()) {
+    std::string error;
+    WriteOptions write;
+    write.title = info.title;
+    write.description = "solved by fcsn solve (" +
+                        std::string(ToString(summary.status)) + ")";
+    if (!WriteGlobalProblem(
+            args.output, problem, &solution, nullptr, &error, write)) {
+      FailBadInput(error);
+    }
+  }
+  return "";
+}
+
+// With several files a bad one does not stop the others: it gets its table
+// row (or JSON line) and its one line on stderr, and the exit code is the
+// worst outcome (2 bad input over 1 not converged over 0).
 void RunSolve(const SolveArgs& args) {
   const SolverOptions options = MakeOptions(args);
-  const MStorage m_storage = ParseMStorage(args.m_storage);
+  ParseMStorage(args.m_storage);
   if (args.output_given) {
     if (args.files.size() != 1)
       FailBadInput("--output needs exactly one input file");
     CheckOutputOrExit(args.output, args.files);
   }
-  const bool table = args.files.size() > 1 && !args.json;
-  if (table) {
-    std::printf("%-40s %6s %5s %-20s %5s %6s %10s %10s %9s\n",
-                "file",
-                "n",
-                "nc",
-                "status",
-                "iter",
-                "sweeps",
-                "error",
-                "e_nat",
-                "time_s");
-  }
+  if (args.files.size() > 1 && !args.json) PrintSolveTableHeader();
   Solver solver(options);
-  bool all_converged = true;
+  int exit_code = kExitOk;
   for (const std::string& file : args.files) {
-    GlobalProblem problem;
-    FclibFileInfo info;
-    LoadProblemOrExit(file, m_storage, &problem, &info);
-    Solution guess;
-    const Solution* guess_ptr = nullptr;
-    if (args.warm_start && info.number_of_guesses > 0) {
-      std::vector<Solution> guesses;
-      ReadGuessesOrExit(file, problem.n(), problem.m(), &guesses);
-      guess = guesses.front();
-      guess_ptr = &guess;
+    bool converged = false;
+    const std::string bad = SolveFile(args, options, file, &solver, &converged);
+    if (bad.empty()) {
+      if (!converged) exit_code = std::max(exit_code, kExitNotConverged);
+      continue;
     }
-    Solution solution;
-    const SolverSummary summary =
-        SolveOne(args, &solver, &problem, guess_ptr, &solution);
-    if (summary.status == SolverStatus::kInvalidInput)
-      FailBadInput(file + ": " + summary.message);
-    all_converged = all_converged && summary.IsConverged();
-    if (args.json) {
-      PrintJson(SummaryJson(file, problem, options, summary, !args.no_history));
-    } else if (table) {
-      const std::string name = file.substr(file.find_last_of('/') + 1);
-      std::printf("%-40s %6d %5d %-20s %5d %6d %10.2e %10.2e %9.4f\n",
-                  name.c_str(),
-                  problem.n(),
-                  problem.nc(),
-                  ToString(summary.status),
-                  summary.iterations,
-                  summary.nsgs_sweeps,
-                  summary.WorstError(),
-                  summary.e_nat,
-                  summary.timings.total);
-    } else {
-      std::cout << file << ": n = " << problem.n() << ", m = " << problem.m()
-                << ", nc = " << problem.nc()
-                << (info.m_symmetrized ? " (M symmetrized)" : "") << "\n"
-                << summary.FullReport();
-    }
-    // Under mpirun every rank holds the same solution; the host writes it.
-    if (args.output_given && MpiSession::is_host()) {
-      std::string error;
-      WriteOptions write;
-      write.title = info.title;
-      write.description = "solved by fcsn solve (" +
-                          std::string(ToString(summary.status)) + ")";
-      if (!WriteGlobalProblem(
-              args.output, problem, &solution, nullptr, &error, write)) {
-        FailBadInput(error);
-      }
-    }
+    if (args.files.size() == 1) FailBadInput(bad);
+    ReportBadFile(file, bad, args.json);
+    exit_code = kExitBadInput;
   }
-  if (!all_converged) ExitWith(kExitNotConverged);
+  if (exit_code != kExitOk) ExitWith(exit_code);
 }
 
 // The options of the NSGS sweeps (pure NSGS, the hybrid's warm start).
