@@ -16,7 +16,7 @@ namespace {
 struct CheckArgs {
   std::string file;
   std::string solution_file;  // empty: FILE's own /solution
-  double tol = 1e-8;
+  double tol = kDefaultTolerance;
   bool json = false;
   std::string m_storage = ToString(MStorage::kAuto);
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fcsn/fclib_io.h"
+#include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
 
@@ -21,6 +22,11 @@ namespace fcsn::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitNotConverged = 1;
 inline constexpr int kExitBadInput = 2;
+
+// The default --tol of `fcsn solve` and `fcsn check`: the library's default
+// tolerance (SolverOptions::tolerance), so that `check` judges an output of
+// `solve` at the accuracy it was solved to.
+inline const double kDefaultTolerance = SolverOptions().tolerance;
 
 // Ends the running subcommand with `code` (CLI11 prints nothing for
 // CLI::RuntimeError).

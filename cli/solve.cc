@@ -38,7 +38,7 @@ struct SolveArgs {
   int max_sweeps = SolverOptions().nsgs.max_sweeps;
   int fp_projections = SolverOptions().nsgs.fp_projections;
   std::string m_storage = ToString(MStorage::kAuto);
-  double tol = SolverOptions().tolerance;
+  double tol = kDefaultTolerance;
   int max_iter = SolverOptions().max_iterations;
   double time_limit = 0.0;  // 0: none
   double regularization = SolverOptions().singular_regularization;
