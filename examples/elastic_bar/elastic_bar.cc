@@ -7,9 +7,10 @@
 //               [--solver hybrid|nsn|nsgs] [--tolerance TOL]
 //               [--export-dir DIR [--export-steps K ...]] [--log FILE]
 //
-// Writes a CSV log (one row per step: status, iterations, solve time, the
-// error measures e_cone, e_dual, e_comp, e_eq, e_nat, contact statuses and
-// impulse sums) and, with --export-dir, the selected steps (all by default) as
+// Writes nothing unless asked: with --log FILE a CSV log (one row per step:
+// status, iterations, solve time, the error measures e_cone, e_dual, e_comp,
+// e_eq, e_nat, contact statuses and impulse sums) and, with --export-dir DIR
+// (created if missing), the selected steps (all by default) as
 // FCLib global files with /solution = the step's solve and /guesses/1 = the
 // previous step's solution (none at step 1). Exit status 3 if a step did not
 // converge.
@@ -45,7 +46,7 @@ struct Settings {
   int max_iterations = 100;
   std::string export_dir;
   std::vector<int> export_steps;
-  std::string log_path = "elastic_bar_log.csv";
+  std::string log_path;  // "": no CSV log
 };
 
 void AddOptions(CLI::App* app, Settings* s) {
@@ -77,12 +78,14 @@ void AddOptions(CLI::App* app, Settings* s) {
       ->capture_default_str();
   app->add_option("--max-iterations", s->max_iterations, "Newton iterations")
       ->capture_default_str();
-  app->add_option("--export-dir", s->export_dir, "Write FCLib files here");
+  app->add_option("--export-dir",
+                  s->export_dir,
+                  "Write FCLib files here (created if missing)");
   app->add_option("--export-steps",
                   s->export_steps,
                   "Steps to export (default: all; needs --export-dir)");
-  app->add_option("--log", s->log_path, "CSV log, one row per step")
-      ->capture_default_str();
+  app->add_option(
+      "--log", s->log_path, "CSV log, one row per step (default: none)");
 }
 
 void WriteLogHeader(std::ostream& out) {
@@ -182,7 +185,7 @@ void PrintStep(int k,
 int RunSteps(const Settings& s,
              fcsn::SolverType solver_type,
              ElasticBar* bar,
-             std::ostream& log) {
+             std::ostream* log) {
   fcsn::SolverOptions options;
   options.solver = solver_type;
   options.tolerance = s.tolerance;
@@ -223,11 +226,12 @@ int RunSteps(const Settings& s,
       std::cerr << "elastic_bar: step " << k << ": " << error << "\n";
       return 1;
     }
-    WriteLogRow(log, *bar, summary, seconds, diag);
+    if (log != nullptr) WriteLogRow(*log, *bar, summary, seconds, diag);
     PrintStep(k, summary, seconds, diag, *bar);
   }
   std::cout << s.steps << " steps, " << failures << " unconverged, " << exported
-            << " files exported, log " << s.log_path << "\n";
+            << " files exported"
+            << (s.log_path.empty() ? "" : ", log " + s.log_path) << "\n";
   return failures == 0 ? 0 : 3;
 }
 
@@ -257,12 +261,15 @@ int main(int argc, char** argv) {
             << ", nnz(M) = " << bar->iteration_matrix().nonZeros()
             << ", nnz(H) = " << bar->H().nonZeros()
             << ", mass = " << bar->total_mass() << " kg" << std::endl;
-  std::ofstream log(s.log_path);
-  if (!log) {
-    std::cerr << "elastic_bar: cannot write " << s.log_path << "\n";
-    return 2;
+  std::ofstream log;
+  if (!s.log_path.empty()) {
+    log.open(s.log_path);
+    if (!log) {
+      std::cerr << "elastic_bar: cannot write " << s.log_path << "\n";
+      return 2;
+    }
+    WriteLogHeader(log);
   }
-  WriteLogHeader(log);
   if (!s.export_dir.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(s.export_dir, ec);
@@ -271,5 +278,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return RunSteps(s, *solver_type, bar.get(), log);
+  return RunSteps(
+      s, *solver_type, bar.get(), s.log_path.empty() ? nullptr : &log);
 }

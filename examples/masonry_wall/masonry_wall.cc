@@ -10,8 +10,9 @@
 //                [--export-dir DIR] [--log FILE] [--tolerance TOL]
 //                [--cold-start C]   (--help lists every option)
 //
-// Writes a CSV run log (one row per step: contacts by status per group, solver
-// iterations and time, impulse sums) and, with --export-dir, the 50 steps of
+// Writes nothing unless asked: with --log FILE a CSV run log (one row per step:
+// contacts by status per group, solver iterations and time, impulse sums),
+// with --vtk DIR ParaView files, and with --export-dir DIR the 50 steps of
 // the FCLib LowWall_FEM collection (counter = step - 1) as FCLib global files
 // with /guesses/1 = the previous step's (v, u, r) and /solution = the
 // time-stepping solve. The file name carries the NSN-AC iterations (no line
@@ -28,6 +29,7 @@
 //     wall.Advance(solution);                  // theta-method update
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -78,7 +80,7 @@ struct Settings {
   // of x_{k-1}; the exported /guesses/1 stays x_{k-1}.
   bool extrapolate_guess = false;
   // Outputs.
-  std::string log_path = "masonry_wall_log.csv";
+  std::string log_path;            // "": no CSV log
   std::string export_dir;         // "": no FCLib export
   std::vector<int> export_steps;  // empty: the 50 LowWall_FEM counters
   bool skip_naming = false;       // name the exported files i00000
@@ -105,8 +107,10 @@ void AddCommandLineOptions(CLI::App* app, Settings* s) {
       ->check(CLI::IsMember({"deck", "paper"}));
   app->add_option("--export-dir",
                   s->export_dir,
-                  "Write the 50 LowWall_FEM steps as FCLib global files here");
-  app->add_option("--log", s->log_path, "CSV run log, one row per step");
+                  "Write the 50 LowWall_FEM steps as FCLib global files here "
+                  "(created if missing)");
+  app->add_option(
+      "--log", s->log_path, "CSV run log, one row per step (default: none)");
   app->add_option("--tolerance",
                   s->tolerance,
                   "Tolerance of each step's solve (fcsn's criterion)");
@@ -143,7 +147,7 @@ void AddCommandLineOptions(CLI::App* app, Settings* s) {
                   s->vtk_dir,
                   "Write ParaView files per step (mesh, displacements, "
                   "velocities, contact forces; .vtu + .pvd) into this "
-                  "existing directory");
+                  "directory (created if missing)");
 }
 
 // The options of every step's solve; nullopt if a choice is unknown.
@@ -420,18 +424,18 @@ void PrintRunSummary(int num_steps,
                      const RunTotals& totals,
                      const std::string& log_path) {
   std::cout << num_steps << " steps in " << seconds << " s, " << totals.failures
-            << " unconverged, " << totals.exported << " files exported, log "
-            << log_path << "\n";
+            << " unconverged, " << totals.exported << " files exported"
+            << (log_path.empty() ? "" : ", log " + log_path) << "\n";
 }
 
 // The time loop: solves every step of the wall, exports the chosen steps,
 // advances the wall, writes the VTK files, the log row and the progress.
 // Returns the exit code: 0, 1 if a file cannot be written or a step not
-// accepted, 3 if a step did not converge.
+// accepted, 3 if a step did not converge. log: nullptr without --log.
 int RunTimeSteps(const Settings& settings,
                  const fcsn::SolverOptions& solver_options,
                  MasonryWall* wall,
-                 std::ostream& log) {
+                 std::ostream* log) {
   fcsn::Solver solver(solver_options);
   fcsn::Solver naming_solver(NamingSolverOptions());
   const std::set<int> export_counters = ExportCounters(settings.export_steps);
@@ -470,7 +474,7 @@ int RunTimeSteps(const Settings& settings,
       return 1;
     }
     const double min_gap = wall->Gaps().minCoeff();
-    WriteLogRow(log, *wall, step, diag, min_gap);
+    if (log != nullptr) WriteLogRow(*log, *wall, step, diag, min_gap);
     if (step.k % 10 == 0 || step.k == num_steps) {
       PrintProgress(step, diag, min_gap);
     }
@@ -519,11 +523,26 @@ int main(int argc, char** argv) {
     std::cerr << "masonry_wall: a sanity check failed\n";
     return 1;
   }
-  std::ofstream log(settings.log_path);
-  if (!log) {
-    std::cerr << "masonry_wall: cannot write " << settings.log_path << "\n";
-    return 2;
+  for (const std::string* dir : {&settings.export_dir, &settings.vtk_dir}) {
+    std::error_code ec;
+    if (!dir->empty()) std::filesystem::create_directories(*dir, ec);
+    if (ec) {
+      std::cerr << "masonry_wall: cannot create " << *dir << ": "
+                << ec.message() << "\n";
+      return 2;
+    }
   }
-  WriteLogHeader(log);
-  return RunTimeSteps(settings, *solver_options, wall.get(), log);
+  std::ofstream log;
+  if (!settings.log_path.empty()) {
+    log.open(settings.log_path);
+    if (!log) {
+      std::cerr << "masonry_wall: cannot write " << settings.log_path << "\n";
+      return 2;
+    }
+    WriteLogHeader(log);
+  }
+  return RunTimeSteps(settings,
+                      *solver_options,
+                      wall.get(),
+                      settings.log_path.empty() ? nullptr : &log);
 }
