@@ -74,6 +74,7 @@ __all__ = [
     "SolverSummary",
     "Timings",
     "make_options",
+    "MoreauJean",
     "read_fclib",
     "remap_contact_guess",
     "solve",
@@ -285,6 +286,73 @@ def extrapolate_guess(older, previous):
     differ (a changed contact set: use remap_contact_guess)."""
     return Guess(*_fcsn.extrapolate_guess(
         _solution_parts("older", older), _solution_parts("previous", previous)))
+
+
+class MoreauJean:
+    """The theta-method step problem of a linear structure with contact
+    (C++ fcsn::MoreauJean, include/fcsn/time_stepping.h, which derives it):
+
+        M_hat v_{k+1} = H r + f,   M_hat = M + theta h C + theta^2 h^2 K,
+        f = M v_k + p_k - h K q_k - (theta (1 - theta) h^2 K + (1 - theta) h C) v_k,
+        q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}),
+
+    with C = C_given + rayleigh_alpha M + rayleigh_beta K and p_k the
+    external impulse. M, K, C: scipy.sparse or dense n x n (K, C optional);
+    h > 0, theta in (0, 1]. M_hat (iteration_matrix, scipy CSC) is formed
+    once and keeps its pattern, so fcsn.Solver analyses it once. ValueError
+    on options out of range, wrong sizes or non-finite entries.
+
+    Per step: p = external_impulse(F_k, F_k1); f = free_term(q, v, p);
+    w = gap_free_term(H, gaps, q, v); result = solver.solve(M_hat, H, f, w,
+    mu, guess=result); q, v = advance(result.v, q, v)."""
+
+    def __init__(self, M, K=None, C=None, h=1e-3, theta=0.5,
+                 rayleigh_alpha=0.0, rayleigh_beta=0.0):
+        options = _fcsn.MoreauJeanOptions()
+        options.h, options.theta = float(h), float(theta)
+        options.rayleigh_alpha = float(rayleigh_alpha)
+        options.rayleigh_beta = float(rayleigh_beta)
+        self._stepper = _fcsn.MoreauJean()
+        self._stepper.setup(options, _csc_parts("M", M),
+                            None if K is None else _csc_parts("K", K),
+                            None if C is None else _csc_parts("C", C))
+        data, indices, indptr, rows, cols = self._stepper.iteration_matrix()
+        self.iteration_matrix = scipy.sparse.csc_matrix(
+            (data, indices, indptr), shape=(rows, cols))
+        self.h, self.theta = options.h, options.theta
+
+    def external_impulse(self, force_begin, force_end):
+        """p = h ((1 - theta) F(t_k) + theta F(t_{k+1}))."""
+        return self._stepper.external_impulse(force_begin, force_end)
+
+    def free_term(self, q, v, impulse):
+        """f of the step from the state (q_k, v_k) and the impulse p_k."""
+        return self._stepper.free_term(q, v, impulse)
+
+    def gap_free_term(self, H, gaps, q, v):
+        """w of the step: w_a = (g_a / h) e_N with g_a = gaps[a] + [H^T q~]_N,a
+        at the predicted displacement q~ = q + (1 - theta) h v; gaps: one per
+        contact (their values at q = 0)."""
+        return self._stepper.gap_free_term(_csc_parts("H", H), gaps, q, v)
+
+    def predicted_displacement(self, q, v):
+        """q~ = q + (1 - theta) h v, where the gaps of the step are evaluated."""
+        return self._stepper.predicted_displacement(q, v)
+
+    def advance(self, v_next, q, v):
+        """(q_{k+1}, v_{k+1}) after the solve; q and v are not modified."""
+        return self._stepper.advance(v_next, q, v)
+
+
+def _csc_parts(name, a):
+    """(data, indices, indptr, rows, cols) of a as a canonical CSC matrix
+    (float64, int32 indices sorted and unique per column): a copy."""
+    a = scipy.sparse.csc_matrix(a, dtype=np.float64, copy=True)
+    a.sum_duplicates()
+    if a.shape[0] > np.iinfo(np.int32).max or a.nnz > np.iinfo(np.int32).max:
+        raise ValueError(f"{name} is too large for 32-bit indices")
+    return (a.data, a.indices.astype(np.int32), a.indptr.astype(np.int32),
+            a.shape[0], a.shape[1])
 
 
 def _ids(ids):

@@ -33,6 +33,9 @@ void BindOptions(pybind11::module_& m);
 void BindSummary(pybind11::module_& m);
 // The Solver over problem views and read_fclib (solver_bindings.cc).
 void BindSolver(pybind11::module_& m);
+// MoreauJeanOptions and MoreauJean, the theta-method step problem
+// (time_stepping_bindings.cc).
+void BindTimeStepping(pybind11::module_& m);
 
 }  // namespace fcsn::python
 

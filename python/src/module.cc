@@ -12,6 +12,7 @@ PYBIND11_MODULE(_fcsn, m) {
   fcsn::python::BindOptions(m);
   fcsn::python::BindSummary(m);
   fcsn::python::BindSolver(m);
+  fcsn::python::BindTimeStepping(m);
   m.def(
       "build_info",
       [] {

@@ -1,8 +1,10 @@
-"""pytest suite of the warm-start helpers of fcsn/time_stepping.h
-(fcsn.remap_contact_guess, fcsn.extrapolate_guess)."""
+"""pytest suite of fcsn/time_stepping.h in Python: the warm-start helpers
+(fcsn.remap_contact_guess, fcsn.extrapolate_guess) and the theta-method step
+problem (fcsn.MoreauJean) against its formulas."""
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import fcsn
 
@@ -49,3 +51,55 @@ def test_extrapolate_is_the_linear_predictor():
             2 * getattr(previous, name) - getattr(older, name))
     with pytest.raises(ValueError):
         fcsn.extrapolate_guess(guess(1), guess(2))
+
+
+def small_structure():
+    """A 4-dof chain: M diagonal, K a path Laplacian, H two contacts on dofs
+    (2, 0, 1) and (3, 1, 0)."""
+    M = sp.diags([1.0, 2.0, 3.0, 4.0]).tocsc()
+    K = sp.csc_matrix(10.0 * (2 * np.eye(4) - np.eye(4, k=1) - np.eye(4, k=-1)))
+    H = sp.csc_matrix((np.ones(6), ([2, 0, 1, 3, 1, 0], np.arange(6))), shape=(4, 6))
+    return M, K, H
+
+
+def test_moreau_jean_matches_the_theta_method():
+    M, K, H = small_structure()
+    h, theta, alpha, beta = 0.01, 0.7, 0.5, 1e-3
+    stepper = fcsn.MoreauJean(M, K, h=h, theta=theta, rayleigh_alpha=alpha,
+                              rayleigh_beta=beta)
+    C = alpha * M + beta * K
+    M_hat = M + theta * h * C + (theta * h) ** 2 * K
+    np.testing.assert_allclose(stepper.iteration_matrix.toarray(), M_hat.toarray(),
+                               rtol=1e-14, atol=1e-14)
+    q, v = np.arange(4.0), np.arange(4.0) - 1.5
+    f_begin, f_end = np.ones(4), 2 * np.ones(4)
+    p = stepper.external_impulse(f_begin, f_end)
+    np.testing.assert_allclose(p, h * ((1 - theta) * f_begin + theta * f_end))
+    f = stepper.free_term(q, v, p)
+    expected = (M @ v + p - h * K @ q
+                - (theta * (1 - theta) * h * h * K + (1 - theta) * h * C) @ v)
+    np.testing.assert_allclose(f, expected, rtol=1e-13)
+    q_tilde = q + (1 - theta) * h * v
+    np.testing.assert_allclose(stepper.predicted_displacement(q, v), q_tilde)
+    gaps = np.array([0.1, 0.2])
+    w = stepper.gap_free_term(H, gaps, q, v)
+    np.testing.assert_allclose(w[0::3], (gaps + (H.T @ q_tilde)[0::3]) / h)
+    np.testing.assert_array_equal(w[1::3], 0.0)
+    v_next = v + 1.0
+    q_new, v_new = stepper.advance(v_next, q, v)
+    np.testing.assert_allclose(q_new, q + h * ((1 - theta) * v + theta * v_next))
+    np.testing.assert_array_equal(v_new, v_next)
+    np.testing.assert_array_equal(q, np.arange(4.0))  # inputs untouched
+
+
+def test_moreau_jean_rejects_bad_options_and_sizes():
+    M, K, H = small_structure()
+    with pytest.raises(ValueError):
+        fcsn.MoreauJean(M, K, h=0.0)
+    with pytest.raises(ValueError):
+        fcsn.MoreauJean(M, sp.identity(3), h=0.01)
+    stepper = fcsn.MoreauJean(M, K, h=0.01)
+    with pytest.raises(ValueError):
+        stepper.free_term(np.zeros(3), np.zeros(4), np.zeros(4))
+    with pytest.raises(ValueError):
+        stepper.gap_free_term(H, np.zeros(3), np.zeros(4), np.zeros(4))
