@@ -5,11 +5,12 @@ GetFEM (python3-getfem) meshes an elastic box [0, LX] x [0, LY] x [0, LZ]
 lying on the rigid plane z = 0 with Q1 hexahedra (FEM_QK(3,1)) and assembles
 its mass M, stiffness K, gravity and a tangential push on the face x = 0.
 Every node of the bottom face is one contact (N = +z, T1 = x, T2 = y, gap =
-the node's height). fcsn solves each step of the theta-method (theta = 1,
-ThetaMethod below) with one fcsn.Solver kept across the steps, warm-started
-from the previous step's result. Gravity acts from t = 0 on a block at rest,
-so the first steps settle it; the push then grows linearly to twice the
-friction capacity mu * weight and the block ends up sliding in +x.
+the node's height). fcsn.MoreauJean (C++ fcsn::MoreauJean) forms each step
+of the theta-method (theta = 1: the gap law then forbids penetration at the
+end of the step) and one fcsn.Solver kept across the steps solves it,
+warm-started from the previous step's result. Gravity acts from t = 0 on a
+block at rest, so the first steps settle it; the push then grows linearly to
+twice the friction capacity mu * weight and the block ends up sliding in +x.
 
 Prints one line per step (status, Newton iterations, stick/slip/take-off
 counts, mean sliding velocity of the bottom nodes). Exit status 0 when every
@@ -32,39 +33,6 @@ import fcsn
 LX, LY, LZ = 0.4, 0.2, 0.1          # m
 YOUNG, POISSON = 1e7, 0.3           # Pa, -: a stiff rubber
 DENSITY, GRAVITY, MU = 1000.0, 9.81, 0.3
-
-
-class ThetaMethod:
-    """The theta-method step of a linear structure with contact, as
-    fcsn::MoreauJean (include/fcsn/time_stepping.h, without damping):
-
-        M_hat v_{k+1} = H r + f,   M_hat = M + theta^2 h^2 K,
-        f = M v_k + p_k - h K q_k - theta (1 - theta) h^2 K v_k,
-        q_{k+1} = q_k + h ((1 - theta) v_k + theta v_{k+1}),
-
-    with p_k = h ((1 - theta) F(t_k) + theta F(t_{k+1})) the external impulse
-    and w_a = (g_a / h) e_N, the gap g_a = g0_a + [H^T q~]_N,a evaluated at the
-    predicted displacement q~ = q_k + (1 - theta) h v_k."""
-
-    def __init__(self, M, K, h, theta):
-        self.M, self.K, self.h, self.theta = M, K, h, theta
-        self.M_hat = (M + (theta * h) ** 2 * K).tocsc()
-
-    def impulse(self, force_begin, force_end):
-        return self.h * ((1 - self.theta) * force_begin + self.theta * force_end)
-
-    def free_term(self, q, v, impulse):
-        h, theta = self.h, self.theta
-        return self.M @ v + impulse - self.K @ (h * q + theta * (1 - theta) * h * h * v)
-
-    def gap_free_term(self, H, gaps, q, v):
-        w = np.zeros(H.shape[1])
-        q_tilde = q + (1 - self.theta) * self.h * v
-        w[0::3] = (gaps + (H.T @ q_tilde)[0::3]) / self.h
-        return w
-
-    def advance(self, q, v, v_next):
-        return q + self.h * ((1 - self.theta) * v + self.theta * v_next), v_next
 
 
 def scipy_csc(spmat):
@@ -122,7 +90,8 @@ def contact_matrix(mf, region):
 
 def run(model, steps, h, vtk_dir, vtk_every):
     """The time loop; returns the exit status."""
-    stepper = ThetaMethod(model["M"], model["K"], h, theta=1.0)
+    stepper = fcsn.MoreauJean(model["M"], model["K"], h=h, theta=1.0)
+    M_hat = stepper.iteration_matrix      # M + theta^2 h^2 K, one pattern
     H = model["H"]
     nc = H.shape[1] // 3
     mu = np.full(nc, MU)
@@ -135,17 +104,18 @@ def run(model, steps, h, vtk_dir, vtk_every):
     print("step  push/capacity  status     iter  stick  slip  take-off  mean v_x (m/s)")
     for step in range(1, steps + 1):
         push_begin, push_end = (2 * capacity * k / steps for k in (step - 1, step))
-        impulse = stepper.impulse(model["weight"] + push_begin * model["unit_push"],
-                                  model["weight"] + push_end * model["unit_push"])
+        impulse = stepper.external_impulse(
+            model["weight"] + push_begin * model["unit_push"],
+            model["weight"] + push_end * model["unit_push"])
         f = stepper.free_term(q, v, impulse)
         w = stepper.gap_free_term(H, model["gaps"], q, v)
-        result = solver.solve(stepper.M_hat, H, f, w, mu, guess=result)
+        result = solver.solve(M_hat, H, f, w, mu, guess=result)
         analyses += result.summary.analyses
         if not result.converged:
             print(f"sliding_block: step {step}: {result.status}: {result.message}",
                   file=sys.stderr)
             return 1
-        q, v = stepper.advance(q, v, result.v)
+        q, v = stepper.advance(result.v, q, v)
         status = result.contact_status
         print(f"{step:4d}  {push_end / capacity:13.2f}  {result.status:<9s}  "
               f"{result.iterations:4d}  {status.count('stick'):5d}  {status.count('slip'):4d}  "
