@@ -31,16 +31,16 @@
 #include <string>
 #include <vector>
 
+#include "fcsn/error_measures.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "fcsn/summary.h"
 
 namespace fcsn::property {
 
-// The c of s_eps. It must equal the library's fcsn::kVelocityFloorFactor
-// (include/fcsn/error_measures.h, once the revised criterion lands); the
-// checker keeps its own copy so that it stays independent of the library.
-inline constexpr double kVelocityFloorFactor = 1.0;
+// The c of s_eps: the library's (a definition, not a computation; the
+// checker computes everything else itself).
+inline constexpr double kVelocityFloorFactor = fcsn::kVelocityFloorFactor;
 
 // Slack of the criterion invariant: the library evaluates the measures in
 // double, each with a relative round-off of a few eps in its ratio and an

