@@ -279,7 +279,11 @@ void RecordSolve(fcsn_solver* s) {
     s->solution.r = Eigen::VectorXd::Zero(m);
     s->solution.u = s->problem.w;
   }
-  fcsn::ClassifyContacts(s->problem.mu, s->solution.r, &s->statuses);
+  fcsn::ContactStatusScales scales;
+  scales.tolerance = s->options.tolerance;
+  scales.velocity_floor = sum.velocity_floor;
+  if (!fcsn::ClassifySolution(s->problem, s->solution, scales, &s->statuses))
+    s->statuses.assign(s->problem.nc(), fcsn::ContactStatus::kTakeOff);
   for (fcsn::ContactStatus status : s->statuses) {
     switch (status) {
       case fcsn::ContactStatus::kTakeOff:

@@ -42,14 +42,14 @@ void RunCheck(const CheckArgs& args) {
   }
   Solution solution;
   ReadSolutionOrExit(solution_file, problem.n(), problem.m(), &solution);
-  // q_free only enters the reported e_nat; the criterion needs no solve with M,
-  // so a singular M leaves e_nat undefined and the verdict intact.
+  // q_free only enters the reported e_nat: a singular M leaves it undefined;
+  // the criterion's floor then uses diag(M) (fcsn/error_measures.h).
   double q_free_norm = 0.0;
   std::string q_free_error;
   const bool has_q_free =
       ComputeQFreeNorm(problem, &q_free_norm, &q_free_error);
   const ErrorMeasures e =
-      ComputeErrorMeasures(problem, solution.v, solution.r, q_free_norm);
+      ComputeErrorMeasures(problem, solution.v, solution.r);
   const bool converged = e.Converged(args.tol);
   // Distance of a stored u to H^T v + w (u itself is never used by the
   // measures).
@@ -74,6 +74,9 @@ void RunCheck(const CheckArgs& args) {
         {"e_comp", e.e_comp},
         {"e_eq", e.e_eq},
         {"error", e.Worst()},
+        {"velocity_scale", e.velocity_scale},
+        {"velocity_floor", e.velocity_floor},
+        {"floor_from_diagonal", e.floor_from_diagonal},
         {"siconos_error", e.siconos_error},
         {"converged", converged},
     };
@@ -99,6 +102,12 @@ void RunCheck(const CheckArgs& args) {
     std::cout << "e_comp:        " << Format(e.e_comp) << "   r . u^ = 0\n";
     std::cout << "e_eq:          " << Format(e.e_eq)
               << "   backward error of M v = H r + f\n";
+    std::cout << "s_u:           " << Format(e.velocity_scale)
+              << "   scale of u (round-off floor s_eps "
+              << Format(e.velocity_floor)
+              << (e.floor_from_diagonal ? ", from diag(M): M not regular"
+                                        : "")
+              << ")\n";
     if (has_q_free) {
       std::cout << "e_nat:         " << Format(e.e_nat)
                 << "   ||F_nat|| / ||q_free||, ||q_free|| = "

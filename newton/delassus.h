@@ -118,6 +118,12 @@ class Delassus {
   double q_free_norm() const {
     return m_inverse_ != nullptr ? m_inverse_->q_free_norm() : 0.0;
   }
+  // The solve for the floor of the error measures (RegularSolve); empty when
+  // not computed.
+  MSolveFunction m_solve() const {
+    return m_inverse_ != nullptr ? RegularSolve(m_inverse_->factorization())
+                                 : MSolveFunction();
+  }
 
   // W_aa, always stored (possibly zero for a contact attached to no free dof).
   const Eigen::Matrix3d& DiagonalBlock(int a) const {

@@ -209,6 +209,15 @@ bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
   return true;
 }
 
+MSolveFunction DistributedM::m_solve() {
+  if (!factored_) return {};
+  return [this](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+    *x = b;
+    std::string message;
+    return solver_->Solve(x, &message) == LinearSolverStatus::kSuccess;
+  };
+}
+
 bool DistributedM::ComputeScaling(const GlobalProblem& problem,
                                   const SolverOptions& options,
                                   ScalingData* scaling,
@@ -357,11 +366,13 @@ ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
                                       const DistributedMatrix& distributed_m,
                                       const Eigen::VectorXd& v,
                                       const Eigen::VectorXd& r,
+                                      const MSolveFunction& m_solve,
                                       double q_free_norm) {
   MProducts products;
   distributed_m.Multiply(v, &products.m_v);
   distributed_m.MultiplyAbs(v, &products.abs_m_abs_v);
-  return ComputeErrorMeasures(problem, products, v, r, q_free_norm);
+  products.diagonal = distributed_m.Diagonal();
+  return ComputeErrorMeasures(problem, products, v, r, m_solve, q_free_norm);
 }
 
 }  // namespace fcsn::internal

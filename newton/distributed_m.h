@@ -87,6 +87,10 @@ class DistributedM {
   bool reused_blocks() const { return reused_blocks_; }
   // After a successful ComputeScaling(): M^-1 f (the free-flight start).
   const Eigen::VectorXd& free_velocity() const { return free_velocity_; }
+  // After a successful ComputeScaling(): x = M^-1 b by the LU of M
+  // (collective: every rank calls it in the same order), for the floor of
+  // the error measures.
+  MSolveFunction m_solve();
 
  private:
   bool Factorize(const LinearSolverOptions& options, std::string* message);
@@ -135,6 +139,7 @@ ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
                                       const DistributedMatrix& distributed_m,
                                       const Eigen::VectorXd& v,
                                       const Eigen::VectorXd& r,
+                                      const MSolveFunction& m_solve,
                                       double q_free_norm);
 
 }  // namespace fcsn::internal

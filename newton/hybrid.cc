@@ -105,9 +105,11 @@ void RunHybrid(const SolverOptions& options,
     }
     if (nsgs->Method(options, m_inverse, run) == NsgsMethod::kNone) {
       summary.message +=
-          " (no NSGS fallback: W would exceed the memory budget of "
-          "HybridOptions::delassus_budget_per_nonzero, and M is not "
-          "symmetric, so projected Jacobi has no LDL^T factorization)";
+          run->scaling.m_regular
+              ? " (no NSGS fallback: W would exceed the memory budget of "
+                "HybridOptions::delassus_budget_per_nonzero, and M is not "
+                "symmetric, so projected Jacobi has no LDL^T factorization)"
+              : " (no NSGS fallback: M is not regular)";
       return;
     }
     // Fallback: NSGS sweeps from the best iterate so far, then Newton again.

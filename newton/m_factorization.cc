@@ -424,6 +424,17 @@ void MFactorization::DiagonalBlocks(const SparseMatrix& H,
   }
 }
 
+MSolveFunction RegularSolve(const MFactorization& factorization) {
+  std::string not_regular;
+  if (factorization.type() == MFactorizationType::kNone ||
+      !factorization.CheckPositiveDefinite(&not_regular)) {
+    return {};
+  }
+  return [&factorization](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+    return factorization.Solve(b, x);
+  };
+}
+
 void MInverse::Bind(const GlobalProblem& problem) {
   problem_ = &problem;
   q_free_ready_ = false;
@@ -481,10 +492,29 @@ void MInverse::RecordFactored() {
 
 bool MInverse::ComputeQFree(std::string* message) {
   if (q_free_ready_) return true;
-  if (!Factorize(message)) return false;
-  if (!factorization_.Solve(problem_->f, &free_velocity_)) {
-    *message = "M^-1 f is not finite: M is numerically singular";
+  if (problem_ == nullptr) {
+    *message = "internal error: M factorization used before Bind()";
     return false;
+  }
+  not_regular_reason_.clear();
+  regular_ = Factorize(&not_regular_reason_) &&
+             factorization_.CheckPositiveDefinite(&not_regular_reason_);
+  if (regular_) {
+    not_regular_reason_.clear();
+    if (!factorization_.Solve(problem_->f, &free_velocity_)) {
+      *message = "M^-1 f is not finite: M is numerically singular";
+      return false;
+    }
+  } else {
+    const Eigen::VectorXd d = problem_->M.diagonal();
+    free_velocity_ = Eigen::VectorXd::Zero(problem_->n());
+    for (int i = 0; i < problem_->n(); ++i) {
+      if (d[i] != 0.0) free_velocity_[i] = problem_->f[i] / std::abs(d[i]);
+    }
+    if (!free_velocity_.allFinite()) {
+      *message = "diag(M)^-1 f is not finite";
+      return false;
+    }
   }
   q_free_ = problem_->H.transpose() * free_velocity_ + problem_->w;
   q_free_norm_ = q_free_.norm();

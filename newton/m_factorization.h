@@ -60,6 +60,7 @@
 #include <string>
 #include <vector>
 
+#include "fcsn/error_measures.h"
 #include "fcsn/problem.h"
 #include "newton/fill_ordering.h"
 #include "newton/supernodal_cholesky.h"
@@ -193,6 +194,12 @@ class MFactorization {
   int analyses_ = 0;
 };
 
+// The solve by `factorization` that the floor s_eps of the error measures
+// uses (fcsn/error_measures.h): empty unless M is regular there, i.e. an LU,
+// or a symmetric factorization that passes CheckPositiveDefinite(). The
+// function refers to `factorization`, which must outlive it.
+MSolveFunction RegularSolve(const MFactorization& factorization);
+
 // The per-solve owner: M's factorization, q_free and the diagonal blocks W_aa
 // of one bound problem, each computed on first need.
 class MInverse {
@@ -222,9 +229,18 @@ class MInverse {
   // recorded, and Factorize() must wait for the other work to end.
   void Order();
   bool FactorizeOrdered();
-  // q_free = H^T M^-1 f + w (factorizes if needed). False with a message when
-  // M cannot be factored or M^-1 f is not finite.
+  // q_free = H^T M^-1 f + w (factorizes if needed). When M is not regular
+  // (it cannot be factored, or an LDL^T pivot is not above n eps max|d|: a
+  // singular M such as the stiffness of a floating body in a static step, or
+  // an indefinite one), M^-1 is replaced by diag(M)^-1 (zero diagonal entries
+  // give 0) and regular() is false: everything that only scales (rho, q_free,
+  // the cold start, the floor of the error measures) then needs no inverse,
+  // and Newton, whose J is regular when the contacts remove M's null space,
+  // runs on. False with a message when the free velocity is not finite.
   bool ComputeQFree(std::string* message);
+  // After ComputeQFree(): whether M^-1 was used, and if not, why.
+  bool regular() const { return regular_; }
+  const std::string& not_regular_reason() const { return not_regular_reason_; }
 
   // After a successful ComputeQFree(); free_velocity() = M^-1 f, the v of
   // q_free (SolverOptions::cold_start).
@@ -258,6 +274,8 @@ class MInverse {
   std::string failure_;     // ... or why not
   bool symmetric_ = false;
   bool q_free_ready_ = false;
+  bool regular_ = false;
+  std::string not_regular_reason_;
   Eigen::VectorXd q_free_;
   Eigen::VectorXd free_velocity_;
   double q_free_norm_ = 0.0;

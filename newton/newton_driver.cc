@@ -121,7 +121,8 @@ bool NewtonDriver::EndsAtIterate(int k,
                "allows: best max(e_cone, e_dual, e_comp, e_eq) " +
                    FormatNumber(round_off.floor()) + " > tol " +
                    FormatNumber(options_->tolerance) + " (Newton iteration " +
-                   std::to_string(k) + ")");
+                   std::to_string(k) + "; velocity floor s_eps " +
+                   FormatNumber(errors.velocity_floor) + ")");
   }
   return false;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -16,12 +17,19 @@
 namespace fcsn::internal {
 namespace {
 
+// "1.2e-09" for messages.
+std::string FormatError(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1e", x);
+  return text;
+}
+
 // A true-error check triggered by the cheap error that finds the criterion
 // above tol divides the working tolerance by this factor.
 constexpr double kWorkingToleranceReduction = 10.0;
 
 // r unchanged (bit for bit) over this many consecutive sweeps with the error
-// above tol: stalled. More than one sweep, because the FP-VI-UPK steps still
+// above tol: the round-off limit of the sweeps. More than one sweep, because the FP-VI-UPK steps still
 // adapt while r stays put.
 constexpr int kStallSweeps = 10;
 
@@ -138,6 +146,7 @@ bool End(NsgsResult* result, SolverStatus status, std::string message) {
 struct CheckContext {
   const GlobalProblem& problem;
   double tol;
+  const MSolveFunction& m_solve;  // for the floor of the measures
   double q_free_norm;
   const NsgsCheckCallback& on_check;
 };
@@ -164,7 +173,8 @@ bool CheckEnds(const CheckContext& context,
                "NSGS: non-finite error after " + after);
   }
   result->errors =
-      ComputeErrorMeasures(context.problem, *v, r, context.q_free_norm);
+      ComputeErrorMeasures(
+          context.problem, *v, r, context.m_solve, context.q_free_norm);
   if (context.on_check && !context.on_check(k, result->errors)) {
     return End(result,
                SolverStatus::kAborted,
@@ -192,6 +202,7 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
                      double tol,
                      int max_sweeps,
                      std::chrono::steady_clock::time_point deadline,
+                     const MSolveFunction& m_solve,
                      double q_free_norm,
                      Eigen::VectorXd* r,
                      Eigen::VectorXd* v,
@@ -208,7 +219,7 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
     return result;
   }
   if (r->size() != problem.m() || !r->allFinite()) r->setZero(problem.m());
-  const CheckContext context{problem, tol, q_free_norm, on_check};
+  const CheckContext context{problem, tol, m_solve, q_free_norm, on_check};
   if (CheckEnds(context, 0, recover, *r, v, &result)) return result;
   bool checked_current = true;  // the true error is that of the current r
   double working_tolerance = tol;
@@ -238,10 +249,15 @@ NsgsResult SweepLoop(const GlobalProblem& problem,
     if (CheckEnds(context, k, recover, *r, v, &result)) return result;
     checked_current = true;
     if (unchanged_sweeps >= kStallSweeps) {
+      // A fixed point of the sweep in floating point: NSGS cannot do better
+      // (at rest its v = M^-1 (H r + f) carries round-off of the order of
+      // the criterion's floor).
       End(&result,
-          SolverStatus::kStalled,
+          SolverStatus::kRoundOffLimit,
           "NSGS: r unchanged for " + std::to_string(kStallSweeps) +
-              " sweeps with the error above the tolerance");
+              " sweeps: the error " + FormatError(result.errors.Worst()) +
+              " is the round-off limit of the sweeps (velocity floor s_eps " +
+              FormatError(result.errors.velocity_floor) + ")");
       return result;
     }
     if (cheap_met) working_tolerance /= kWorkingToleranceReduction;
@@ -276,6 +292,7 @@ NsgsResult NsgsSolver::Run(const GlobalProblem& problem,
       tol,
       max_sweeps,
       deadline,
+      delassus_.m_solve(),
       delassus_.q_free_norm(),
       r,
       v,
@@ -350,6 +367,7 @@ NsgsResult ProjectedJacobiSolver::Run(
       tol,
       max_sweeps,
       deadline,
+      RegularSolve(factorization_),
       q_free_norm_,
       r,
       v,

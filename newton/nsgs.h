@@ -26,7 +26,8 @@
 // working tolerance is divided by 10, so that later checks come only after more
 // progress. Other ends: max_sweeps (kMaxIterations), the deadline (kTimeLimit,
 // checked before each sweep), r unchanged over 10 sweeps with the error still
-// above tol (kStalled), a non-finite error (kNumericalIssue). The returned v
+// above tol (kRoundOffLimit: a fixed point of the sweeps in floating point),
+// a non-finite error (kNumericalIssue). The returned v
 // always belongs to the returned r, and `errors` are those of (r, v).
 //
 // The sweep loop does not allocate: NsgsSolver allocates its workspace once in

@@ -46,6 +46,12 @@ NsgsMethod NsgsPhase::Method(const SolverOptions& options,
   if (method_ != NsgsMethod::kUnknown) return method_;
   method_ = NsgsMethod::kGaussSeidel;
   if (options.solver != SolverType::kHybrid) return method_;
+  // NSGS and projected Jacobi need M^-1 (W = H^T M^-1 H): with M not regular
+  // the hybrid is Newton alone.
+  if (!run->scaling.m_regular) {
+    method_ = NsgsMethod::kNone;
+    return method_;
+  }
   const GlobalProblem& problem = *run->problem;
   const HybridOptions& hybrid = options.hybrid;
   const double nonzeros =
@@ -67,6 +73,14 @@ NsgsMethod NsgsPhase::Method(const SolverOptions& options,
 
 bool NsgsPhase::Prepare(NsgsMethod method, MInverse* m_inverse, SolveRun* run) {
   SolverSummary& summary = *run->summary;
+  if (!run->scaling.m_regular) {
+    // Out of NSGS' scope, whether M is singular or indefinite: the same
+    // answer for both (the Newton and hybrid policies take such an M).
+    summary.status = SolverStatus::kInvalidInput;
+    summary.message = "NSGS needs M positive definite (W = H^T M^-1 H): " +
+                      run->scaling.m_not_regular_reason;
+    return false;
+  }
   if (method == NsgsMethod::kJacobi && !jacobi_ready_) {
     jacobi_ = std::make_unique<ProjectedJacobiSolver>(
         m_inverse->factorization(), run->scaling.rho, run->scaling.q_free_norm);

@@ -120,10 +120,17 @@ bool ComputeScaling(const GlobalProblem& problem,
   scaling->m_symmetric = m_inverse->symmetric();
   scaling->q_free = m_inverse->q_free();
   scaling->q_free_norm = m_inverse->q_free_norm();
+  scaling->m_regular = m_inverse->regular();
+  scaling->m_not_regular_reason = m_inverse->not_regular_reason();
   switch (options.rule) {
     case RhoRule::kExactDelassus:
     case RhoRule::kSplitExactDelassus:
-      scaling->rho = RhoFromBlocks(m_inverse->DiagonalBlocks(second), options);
+      // Without M^-1 (M not regular) the exact blocks do not exist: their
+      // diag(M) estimate stands in.
+      scaling->rho =
+          scaling->m_regular
+              ? RhoFromBlocks(m_inverse->DiagonalBlocks(second), options)
+              : RhoFromBlocks(DiagonalEstimateBlocks(problem), options);
       break;
     case RhoRule::kDiagonalEstimate:
       scaling->rho = RhoFromBlocks(DiagonalEstimateBlocks(problem), options);

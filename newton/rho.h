@@ -45,13 +45,19 @@ struct ScalingData {
   double q_free_norm = 0.0;  // ||q_free||_2
   bool m_symmetric =
       true;  // whether M was factorized as symmetric (LDL^T) or by LU
+  // Whether M^-1 was used (MInverse::regular); if not, why: diag(M)^-1 stood
+  // in for it in rho and q_free.
+  bool m_regular = true;
+  std::string m_not_regular_reason;
 };
 
 // rho and q_free of `problem` into *scaling. m_inverse: the solve's owner of
 // M's factorization, bound to `problem` (factorized here if it is not yet);
-// nullptr factorizes a local one. Returns false and a message if M cannot be
-// factorized (singular, not square) or M^-1 f is not finite. `second`: when
-// the exact W_aa may use a second thread (MInverse::DiagonalBlocks).
+// nullptr factorizes a local one. When M is not regular (MInverse::regular:
+// singular or indefinite) diag(M)^-1 stands in for M^-1, and the exact rules
+// take the kDiagonalEstimate blocks. Returns false and a message if the free
+// velocity is not finite. `second`: when the exact W_aa may use a second
+// thread (MInverse::DiagonalBlocks).
 bool ComputeScaling(const GlobalProblem& problem,
                     const RhoOptions& options,
                     ScalingData* scaling,

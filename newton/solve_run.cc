@@ -5,6 +5,23 @@
 
 namespace fcsn::internal {
 
+void ReportMeasures(const ErrorMeasures& returned, SolveRun* run) {
+  SolverSummary* summary = run->summary;
+  CopyMeasures(returned, summary);
+  summary->siconos_error = returned.siconos_error;
+  summary->velocity_scale = returned.velocity_scale;
+  summary->velocity_floor = returned.velocity_floor;
+  summary->floor_from_diagonal = returned.floor_from_diagonal;
+  if (!run->scaling.m_regular) {
+    const std::string note =
+        "M is not regular (" + run->scaling.m_not_regular_reason +
+        "): diag(M)^-1 stood in for M^-1 in the scaling and the criterion's "
+        "floor, and no NSGS phase ran";
+    summary->message =
+        summary->message.empty() ? note : summary->message + "; " + note;
+  }
+}
+
 // Converged must agree with the measures of what is returned (recomputed
 // from the returned v and r): a disagreement would be a bug, and is reported
 // as one (kNumericalIssue) rather than as a success.

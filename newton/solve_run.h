@@ -43,6 +43,10 @@ struct SolveRun {
   SteadyClock::time_point start;
   SteadyClock::time_point deadline = SteadyClock::time_point::max();
   ScalingData scaling;
+  // The solve by M's factors for the floor of the error measures
+  // (fcsn/error_measures.h; RegularSolve): empty while M is not factored, or
+  // when it is not regular.
+  MSolveFunction m_solve;
   double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
   double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
   double column_v = 1.0;        // C on v: a velocity
@@ -76,11 +80,19 @@ inline ErrorMeasures Measure(SolveRun* run) {
                                    *run->distributed_m,
                                    run->v,
                                    run->r,
+                                   run->m_solve,
                                    run->scaling.q_free_norm);
   }
-  return ComputeErrorMeasures(
-      *run->problem, run->v, run->r, run->scaling.q_free_norm);
+  return ComputeErrorMeasures(*run->problem,
+                              run->v,
+                              run->r,
+                              run->m_solve,
+                              run->scaling.q_free_norm);
 }
+
+// The measures of the returned point into run->summary, and a note in its
+// message when M was not regular (ScalingData::m_regular).
+void ReportMeasures(const ErrorMeasures& returned, SolveRun* run);
 
 // The status must agree with the measures of the returned point (`returned`,
 // recomputed from the returned v and r): kConverged with returned above

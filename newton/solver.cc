@@ -404,6 +404,9 @@ bool Solver::Impl::Prepare(SolveRun* run) {
       summary.message = message;
       return false;
     }
+    run->m_solve = run->distributed_m != nullptr
+                       ? distributed_.m_solve()
+                       : internal::RegularSolve(m_inverse_.factorization());
   }
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed (NSGS derives v from r)
@@ -489,8 +492,7 @@ void Solver::Impl::Finish(SolveRun* run, Solution* solution) {
     solution->u = problem.H.transpose() * run->v + problem.w;
   }
   const ErrorMeasures errors = internal::Measure(run);
-  internal::CopyMeasures(errors, &summary);
-  summary.siconos_error = errors.siconos_error;
+  internal::ReportMeasures(errors, run);
   internal::ConfirmConvergence(errors, options_.tolerance, &summary);
   if (linear_) {
     const internal::LinearSolverStats& stats = linear_->stats();

@@ -102,6 +102,10 @@ std::string SolverSummary::BriefReport() const {
 
 std::string SolverSummary::FullReport() const {
   std::string out = BriefReport() + "\n";
+  out += Format("  velocity scale s_u %.3e, round-off floor s_eps %.3e",
+                velocity_scale,
+                velocity_floor);
+  out += floor_from_diagonal ? " (from diag(M): M not regular)\n" : "\n";
   out += "  analyses " + std::to_string(analyses) + ", factorizations " +
          std::to_string(factorizations) + ", linear solves " +
          std::to_string(linear_solves) + ", line-search trials " +

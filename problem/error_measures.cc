@@ -133,67 +133,169 @@ double NaturalMapResidualNorm(const GlobalProblem& p,
   return per_contact.blueNorm();
 }
 
-bool ComputeQFreeNorm(const GlobalProblem& given,
-                      double* q_free_norm,
-                      std::string* error) {
-  GlobalProblem storage;
-  const GlobalProblem& p = WithFullM(given, &storage);
-  const int n = p.n();
-  Eigen::VectorXd x(n);
-  bool solved = false;
-  if (n == 0) {
-    solved = true;
-  } else if (!HasNonzeroInEveryRowAndColumn(p.M)) {
-    if (error != nullptr)
-      *error = "M is singular (a row or a column has no nonzero entry)";
-    return false;
-  } else {
-    // The library's one symmetry rule (problem/m_symmetry.h).
-    if (internal::IsSymmetricM(p.M)) {
-      Eigen::SimplicialLDLT<SparseMatrix> ldlt(p.M);
-      if (ldlt.info() == Eigen::Success) {
-        x = ldlt.solve(p.f);
-        solved = ldlt.info() == Eigen::Success;
-      }
-    }
-    const double scale =
-        std::max(p.f.norm(), std::numeric_limits<double>::min());
-    // LDL^T without pivoting may be inaccurate on an indefinite M: check and
-    // fall back to LU.
-    if (!solved || !x.allFinite() ||
-        (p.M * x - p.f).norm() > 1e-8 * (p.M * x).norm() + 1e-14 * scale) {
-      Eigen::SparseLU<SparseMatrix> lu;
-      lu.analyzePattern(p.M);
-      lu.factorize(p.M);
-      if (lu.info() != Eigen::Success) {
-        if (error != nullptr)
-          *error = "M is singular (LU factorization failed: " +
-                   lu.lastErrorMessage() + ")";
-        return false;
-      }
-      x = lu.solve(p.f);
-      solved = lu.info() == Eigen::Success && x.allFinite();
+namespace {
+
+// M's factors for a caller without a solver (`fcsn check`, tests): the LDL^T
+// of a symmetric M, or an LU (M not symmetric, or the LDL^T solve
+// inaccurate on an indefinite M). regular() tells whether they serve the
+// floor s_eps (the header comment: a positive definite LDL^T or, M not
+// symmetric, a successful LU).
+class SelfContainedFactors {
+ public:
+  explicit SelfContainedFactors(const SparseMatrix& M) : M_(M) {
+    if (M.rows() == 0) {
+      regular_ = true;
+    } else if (!HasNonzeroInEveryRowAndColumn(M)) {
+      failure_ = "M is singular (a row or a column has no nonzero entry)";
+    } else if (internal::IsSymmetricM(M)) {
+      ldlt_.compute(M);
+      has_ldlt_ = ldlt_.info() == Eigen::Success;
+      regular_ = has_ldlt_ && PositiveDefinitePivots(ldlt_.vectorD());
+    } else {
+      FactorizeLu();
+      regular_ = has_lu_;
     }
   }
-  if (!solved) {
-    if (error != nullptr) *error = "M is singular (the solve M x = f failed)";
+
+  bool regular() const { return regular_; }
+
+  // x = M^-1 b by the LDL^T, checked, else by the LU; false with the reason.
+  bool Solve(const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+    if (M_.rows() == 0) {
+      x->resize(0);
+      return true;
+    }
+    if (!failure_.empty()) return false;
+    if (has_ldlt_) {
+      *x = ldlt_.solve(b);
+      if (x->allFinite() && Accurate(b, *x)) return true;
+    }
+    if (!lu_attempted_) FactorizeLu();
+    if (!has_lu_) return false;
+    *x = lu_.solve(b);
+    if (lu_.info() == Eigen::Success && x->allFinite()) return true;
+    failure_ = "M is singular (the solve M x = f failed)";
+    return false;
+  }
+
+  const std::string& failure() const { return failure_; }
+
+ private:
+  // Every pivot d_i > n eps max|d|: positive definite to working precision
+  // (the rule of MFactorization::CheckPositiveDefinite).
+  static bool PositiveDefinitePivots(const Eigen::VectorXd& d) {
+    const double tiny = d.size() * std::numeric_limits<double>::epsilon() *
+                        d.cwiseAbs().maxCoeff();
+    return (d.array() > tiny).all();
+  }
+
+  // LDL^T without pivoting may be inaccurate on an indefinite M.
+  bool Accurate(const Eigen::VectorXd& b, const Eigen::VectorXd& x) const {
+    const double scale = std::max(b.norm(), std::numeric_limits<double>::min());
+    return (M_ * x - b).norm() <= 1e-8 * (M_ * x).norm() + 1e-14 * scale;
+  }
+
+  void FactorizeLu() {
+    lu_attempted_ = true;
+    lu_.analyzePattern(M_);
+    lu_.factorize(M_);
+    has_lu_ = lu_.info() == Eigen::Success;
+    if (!has_lu_)
+      failure_ = "M is singular (LU factorization failed: " +
+                 lu_.lastErrorMessage() + ")";
+  }
+
+  const SparseMatrix& M_;
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt_;
+  Eigen::SparseLU<SparseMatrix> lu_;
+  bool has_ldlt_ = false;
+  bool has_lu_ = false;
+  bool lu_attempted_ = false;
+  bool regular_ = false;
+  std::string failure_;
+};
+
+// ||H^T M^-1 f + w|| with `factors`; false with the reason.
+bool QFreeNorm(const GlobalProblem& p,
+               SelfContainedFactors* factors,
+               double* q_free_norm,
+               std::string* error) {
+  Eigen::VectorXd x;
+  if (!factors->Solve(p.f, &x)) {
+    if (error != nullptr) *error = factors->failure();
     return false;
   }
   *q_free_norm = (p.H.transpose() * x + p.w).norm();
   return true;
 }
 
+}  // namespace
+
+bool ComputeQFreeNorm(const GlobalProblem& given,
+                      double* q_free_norm,
+                      std::string* error) {
+  GlobalProblem storage;
+  const GlobalProblem& p = WithFullM(given, &storage);
+  SelfContainedFactors factors(p.M);
+  return QFreeNorm(p, &factors, q_free_norm, error);
+}
+
 namespace {
+
+// |M_ii| for every i, from the entries of M or `products`.
+Eigen::VectorXd AbsDiagonal(const GlobalProblem& p,
+                            const internal::MProducts* products) {
+  if (products != nullptr) return products->diagonal.cwiseAbs();
+  Eigen::VectorXd d = Eigen::VectorXd::Zero(p.n());
+  for (int j = 0; j < p.M.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(p.M, j); it; ++it) {
+      if (it.row() == j) d[j] += std::abs(it.value());
+    }
+  }
+  return d;
+}
+
+// s_eps = c eps || |H^T| |x| || (the header comment): x = M^-1 b by m_solve,
+// or x_i = b_i / |M_ii| (0 where M_ii = 0) when M is not regular (m_solve
+// empty, or its solve fails).
+double VelocityFloor(const GlobalProblem& p,
+                     const internal::MProducts* products,
+                     const Eigen::VectorXd& b,
+                     const MSolveFunction& m_solve,
+                     bool* from_diagonal) {
+  Eigen::VectorXd x;
+  *from_diagonal = !(m_solve && m_solve(b, &x) && x.size() == p.n() &&
+                     x.allFinite());
+  if (*from_diagonal) {
+    const Eigen::VectorXd d = AbsDiagonal(p, products);
+    x = Eigen::VectorXd::Zero(p.n());
+    for (int i = 0; i < p.n(); ++i) {
+      if (d[i] > 0.0) x[i] = b[i] / d[i];
+    }
+  }
+  Eigen::VectorXd ht_x = Eigen::VectorXd::Zero(p.m());
+  for (int j = 0; j < p.H.outerSize(); ++j) {
+    for (SparseMatrix::InnerIterator it(p.H, j); it; ++it) {
+      ht_x[j] += std::abs(it.value() * x[it.row()]);
+    }
+  }
+  return kVelocityFloorFactor * std::numeric_limits<double>::epsilon() *
+         ht_x.blueNorm();
+}
 
 // The measures of (v, r) on p (M read through `products` when given).
 ErrorMeasures Measures(const GlobalProblem& p,
                        const internal::MProducts* products,
                        const Eigen::VectorXd& v,
                        const Eigen::VectorXd& r,
+                       const MSolveFunction& m_solve,
                        double q_free_norm) {
   Eigen::VectorXd balance, balance_scale, u, u_scale;
   Balance(p, products, v, r, &balance, &balance_scale);
   LocalVelocity(p, v, &u, &u_scale);
+  ErrorMeasures e;
+  e.velocity_floor = VelocityFloor(
+      p, products, balance_scale, m_solve, &e.floor_from_diagonal);
 
   const int nc = p.nc();
   Eigen::VectorXd cone(nc), dual(nc), natural(nc), u_hat(p.m());
@@ -209,13 +311,12 @@ ErrorMeasures Measures(const GlobalProblem& p,
     natural[a] = (r_a - K.Project(r_a - u_hat_a)).norm();
   }
   const double r_norm = r.blueNorm();
-  // ||q_free|| in the velocity scale: see the header (resting contacts).
-  const double s_u =
-      std::max({u_scale.blueNorm(), u_hat.blueNorm(), q_free_norm});
+  e.velocity_scale =
+      std::max({u_scale.blueNorm(), u_hat.blueNorm(), e.velocity_floor});
+  const double s_u = e.velocity_scale;
   const double eq_residual = balance.blueNorm();
   const double nat_residual = natural.blueNorm();
 
-  ErrorMeasures e;
   e.e_cone = Ratio(cone.blueNorm(), r_norm);
   e.e_dual = Ratio(dual.blueNorm(), s_u);
   e.e_comp = Ratio(Ratio(comp, r_norm), s_u);
@@ -236,10 +337,29 @@ ErrorMeasures Measures(const GlobalProblem& p,
 
 ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
                                    const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& r) {
+  GlobalProblem storage;
+  const GlobalProblem& p = WithFullM(given, &storage);
+  SelfContainedFactors factors(p.M);
+  double q_free_norm = 0.0;
+  if (!QFreeNorm(p, &factors, &q_free_norm, nullptr)) q_free_norm = 0.0;
+  MSolveFunction m_solve;
+  if (factors.regular()) {
+    m_solve = [&factors](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+      return factors.Solve(b, x);
+    };
+  }
+  return Measures(p, nullptr, v, r, m_solve, q_free_norm);
+}
+
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
+                                   const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
+                                   const MSolveFunction& m_solve,
                                    double q_free_norm) {
   GlobalProblem storage;
-  return Measures(WithFullM(given, &storage), nullptr, v, r, q_free_norm);
+  return Measures(
+      WithFullM(given, &storage), nullptr, v, r, m_solve, q_free_norm);
 }
 
 namespace internal {
@@ -248,8 +368,9 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& problem,
                                    const MProducts& products,
                                    const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
+                                   const MSolveFunction& m_solve,
                                    double q_free_norm) {
-  return Measures(problem, &products, v, r, q_free_norm);
+  return Measures(problem, &products, v, r, m_solve, q_free_norm);
 }
 
 }  // namespace internal

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets on the FCLib reader with clang 14 in build-fuzz/ (ASan + UBSan) and runs
+# Builds the libFuzzer targets (FCLib reader, solver) with clang 14 in build-fuzz/ (ASan + UBSan) and runs
 # them for a bounded time (CI: .ci/run). See tests/fuzz/ and bench/results/fuzz_reader.md.
 #   scripts/fuzz.sh [SECONDS]     default 60: SECONDS for each target
 # 1. fclib_structure_fuzzer: well-formed HDF5 files with hostile FCLib content. Any finding fails.
@@ -8,6 +8,9 @@
 #    libhdf5 1.10 itself crashes on some of them (SIGSEGV in its metadata cache, unchecked malloc): a
 #    crash whose innermost known frame is in libhdf5 (scripts/crashed_in_libhdf5.sh) is recorded in
 #    build-fuzz/libhdf5_crashes/ and the run continues; a crash, leak or timeout in fcsn's code fails.
+# 3. solver_fuzzer: small valid problems and bounded solve options, checked against the property
+#    tests' invariants (tests/property); leaks checked. Seeds: tests/fuzz/data/solver/ (regression
+#    inputs). Any finding fails. See bench/results/fuzz_solver.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install_deps.sh --fuzz
@@ -15,7 +18,8 @@ seconds=${1:-60}
 build_dir=build-fuzz
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DFCSN_SANITIZE=ON -DFCSN_BUILD_FUZZ=ON -DFCSN_BUILD_BENCHMARKS=OFF -DFCSN_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build_dir" -j"$(nproc)" --target fclib_reader_fuzzer fclib_structure_fuzzer fclib_fuzz_seeds
+cmake --build "$build_dir" -j"$(nproc)" --target fclib_reader_fuzzer fclib_structure_fuzzer fclib_fuzz_seeds \
+  solver_fuzzer
 cd "$build_dir"
 # detect_leaks=0: libhdf5 keeps internal allocations after some corrupt files (not fcsn's memory; ASan
 # still checks every access). allocator_may_return_null: a forged size makes libhdf5 ask malloc for
@@ -27,6 +31,12 @@ common=(-rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -close_fd_mask=1)
 
 mkdir -p structure_corpus
 ./bin/fclib_structure_fuzzer "${common[@]}" -max_total_time="$seconds" structure_corpus
+
+# The solver allocates nothing in libhdf5: leaks are checked here (MUMPS' and fcsn's memory).
+mkdir -p solver_corpus
+ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=0/detect_leaks=1} LSAN_OPTIONS=suppressions=../scripts/lsan_suppressions.txt \
+  ./bin/solver_fuzzer "${common[@]}" -max_total_time="$seconds" -artifact_prefix=solver_ solver_corpus \
+  ../tests/fuzz/data/solver
 
 ./bin/fclib_fuzz_seeds reader_seeds
 shared=../../shared/data/gfc3d

@@ -33,21 +33,11 @@ inline GlobalProblem ReadSharedProblem(const std::string& file_name,
   return problem;
 }
 
-// The §9.1 measures of x on `problem`, with q_free from a factorization of M
-// of its own (not the solver's); a failure to compute q_free is a test failure
-// and gives measures of infinity.
+// The §9.1 measures of x on `problem`, with a factorization of M of its own
+// (not the solver's).
 inline ErrorMeasures CriterionMeasures(const GlobalProblem& problem,
                                        const Solution& x) {
-  double q_free_norm = 0.0;
-  std::string error;
-  if (!ComputeQFreeNorm(problem, &q_free_norm, &error)) {
-    ADD_FAILURE() << "q_free: " << error;
-    ErrorMeasures failed;
-    failed.e_cone = failed.e_dual = failed.e_comp = failed.e_eq =
-        std::numeric_limits<double>::infinity();
-    return failed;
-  }
-  return ComputeErrorMeasures(problem, x.v, x.r, q_free_norm);
+  return ComputeErrorMeasures(problem, x.v, x.r);
 }
 
 }  // namespace fcsn::testing

@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <Eigen/LU>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+
+#include "fcsn/error_measures.h"
 
 namespace fcsn::testing {
 
@@ -42,6 +46,22 @@ double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
   const double scale =
       std::max({a.norm(), b.norm(), std::numeric_limits<double>::min()});
   return (a - b).norm() / scale;
+}
+
+double DenseVelocityFloor(const Eigen::MatrixXd& M,
+                          const Eigen::MatrixXd& H,
+                          const Eigen::VectorXd& b) {
+  const double eps = std::numeric_limits<double>::epsilon();
+  Eigen::VectorXd x = Eigen::VectorXd::Zero(b.size());
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(M);
+  if (M.size() > 0 && lu.rcond() > M.rows() * eps) {
+    x = lu.solve(b);
+  } else {
+    for (int i = 0; i < b.size(); ++i)
+      if (M(i, i) != 0.0) x[i] = b[i] / std::abs(M(i, i));
+  }
+  return kVelocityFloorFactor * eps *
+         (H.cwiseAbs().transpose() * x.cwiseAbs()).norm();
 }
 
 }  // namespace fcsn::testing

@@ -37,6 +37,15 @@ std::string TestNameFromFile(const std::string& file_name);
 double RelativeDistance(const Eigen::Ref<const Eigen::MatrixXd>& a,
                         const Eigen::Ref<const Eigen::MatrixXd>& b);
 
+// The round-off floor s_eps of the criterion (fcsn/error_measures.h) by dense
+// linear algebra, sharing only the definition with the library:
+// c eps || |H^T| |x| || with x = M^-1 b when a full-pivoting LU of M has a
+// reciprocal condition above n eps, else x_i = b_i / |M_ii| (0 where
+// M_ii = 0); b = |M||v| + |H||r| + |f|.
+double DenseVelocityFloor(const Eigen::MatrixXd& M,
+                          const Eigen::MatrixXd& H,
+                          const Eigen::VectorXd& b);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_TEST_UTIL_H_

@@ -272,7 +272,6 @@ RepResult Judge(const WireResult& w,
                 const Eigen::VectorXd& v,
                 const Eigen::VectorXd& r,
                 const fcsn::GlobalProblem& problem,
-                double q_free_norm,
                 const RunConfig& config) {
   RepResult out;
   out.completed = true;
@@ -289,7 +288,7 @@ RepResult Judge(const WireResult& w,
       out.status == "siconos-converged" ||
       out.status == fcsn::ToString(fcsn::SolverStatus::kConverged);
   const fcsn::ErrorMeasures e =
-      fcsn::ComputeErrorMeasures(problem, v, r, q_free_norm);
+      fcsn::ComputeErrorMeasures(problem, v, r);
   out.error = e.Worst();
   out.e_nat = e.e_nat;
   out.e_eq = e.e_eq;
@@ -303,7 +302,6 @@ RepResult Judge(const WireResult& w,
 // Decodes a child's output into a RepResult: timeout, crash, or judged point.
 RepResult Decode(const ChildOutput& child,
                  const fcsn::GlobalProblem& problem,
-                 double q_free_norm,
                  const RunConfig& config) {
   RepResult out;
   const std::vector<char>& buffer = child.buffer;
@@ -330,7 +328,7 @@ RepResult Decode(const ChildOutput& child,
   std::memcpy(r.data(),
               buffer.data() + header + sizeof(double) * w.n,
               sizeof(double) * w.m);
-  return Judge(w, v, r, problem, q_free_norm, config);
+  return Judge(w, v, r, problem, config);
 }
 
 }  // namespace
@@ -367,7 +365,6 @@ void ChildEntry(int argc, char** argv) {
 }
 
 RepResult RunOnce(const fcsn::GlobalProblem& problem,
-                  double q_free_norm,
                   const SolverSpec& spec,
                   const RunConfig& config) {
   RepResult out;
@@ -391,7 +388,7 @@ RepResult RunOnce(const fcsn::GlobalProblem& problem,
   }
   close(fds[1]);
   const ChildOutput child = CollectChild(pid, fds[0], config.time_limit);
-  return Decode(child, problem, q_free_norm, config);
+  return Decode(child, problem, config);
 }
 
 }  // namespace fcsn_bench

@@ -64,10 +64,8 @@ struct RepResult {
 };
 
 // One repetition: fork and exec a child, which solves; judge in the parent.
-// `problem` is config.file as read by the parent; q_free_norm:
-// fcsn::ComputeQFreeNorm(problem).
+// `problem` is config.file as read by the parent.
 RepResult RunOnce(const fcsn::GlobalProblem& problem,
-                  double q_free_norm,
                   const SolverSpec& spec,
                   const RunConfig& config);
 

@@ -170,10 +170,10 @@ struct LoadedProblem {
   std::string file;
   std::string name;  // the file's stem
   fcsn::GlobalProblem problem;
-  double q_free_norm = 0;
 };
 
-// Reads `file` and its ||q_free||; false (after a message) if either fails.
+// Reads `file`; false (after a message) if it fails or M is singular (both
+// solvers need M^-1).
 bool LoadProblem(const std::string& file,
                  fcsn::MStorage storage,
                  LoadedProblem* loaded) {
@@ -186,7 +186,8 @@ bool LoadProblem(const std::string& file,
     std::cerr << "compare_siconos: " << error << "\n";
     return false;
   }
-  if (!fcsn::ComputeQFreeNorm(problem, &loaded->q_free_norm, &error)) {
+  double q_free_norm = 0.0;
+  if (!fcsn::ComputeQFreeNorm(problem, &q_free_norm, &error)) {
     std::cerr << "compare_siconos: " << file << ": " << error << "\n";
     return false;
   }
@@ -221,7 +222,7 @@ RepResult RunRepetition(const LoadedProblem& lp,
     config.log_path = o.log_dir + "/" + lp.name + "." + spec.name + "." +
                       Fmt("%.0e", tol) + "." + std::to_string(k) + ".log";
   }
-  return RunOnce(lp.problem, lp.q_free_norm, spec, config);
+  return RunOnce(lp.problem, spec, config);
 }
 
 // The repetitions of one row in progress: at least --reps runs; more (up to

@@ -78,11 +78,12 @@ typedef enum fcsn_solve_status {
   FCSN_STATUS_UNSOLVED = 10             /* no solve yet */
 } fcsn_solve_status;
 
-/* Per-contact status of the returned r (fcsn/contact_status.h). */
+/* Per-contact status of the returned (v, r), from both sides of the law
+ * (fcsn/contact_status.h: ClassifySolution). */
 typedef enum fcsn_contact_status {
-  FCSN_CONTACT_TAKE_OFF = 0, /* r_a = 0: open */
-  FCSN_CONTACT_STICK = 1,    /* r_a inside the friction cone */
-  FCSN_CONTACT_SLIP = 2      /* r_a on the cone boundary, r_a != 0 */
+  FCSN_CONTACT_TAKE_OFF = 0, /* no reaction at the tolerance: open */
+  FCSN_CONTACT_STICK = 1,    /* r_a inside the cone, no visible slip */
+  FCSN_CONTACT_SLIP = 2      /* visible slip, or r_a on the cone boundary */
 } fcsn_contact_status;
 
 /* Top-level algorithm (fcsn::SolverType). */
@@ -276,7 +277,8 @@ int fcsn_get_solution(const fcsn_solver* solver,
                       double* v,
                       double* u,
                       double* r);
-/* Copies the nc fcsn_contact_status values of the last solve's r. */
+/* Copies the nc fcsn_contact_status values of the last solve (from r and
+ * u = H^T v + w at the solve's tolerance). */
 int fcsn_get_contact_status(const fcsn_solver* solver, int* status);
 
 /* One readable sentence about the last call on solver that failed, or the

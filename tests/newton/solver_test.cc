@@ -87,12 +87,10 @@ TEST_P(SharedProblemTest, ConvergesOrFailsHonestly) {
   EXPECT_EQ(summary.analyses, 1);
   EXPECT_EQ(summary.factorizations, summary.linear_solves);
   // The summary's errors are the independent measure of the returned point.
-  double q_free_norm = 0.0;
-  std::string error;
-  ASSERT_TRUE(ComputeQFreeNorm(problem, &q_free_norm, &error)) << error;
-  const ErrorMeasures errors =
-      ComputeErrorMeasures(problem, x.v, x.r, q_free_norm);
-  EXPECT_EQ(errors.Worst(), summary.WorstError());
+  // (The floor s_eps is computed with another factorization of M here: equal
+  // up to round-off.)
+  const ErrorMeasures errors = ComputeErrorMeasures(problem, x.v, x.r);
+  EXPECT_NEAR(errors.Worst(), summary.WorstError(), 1e-9 * errors.Worst());
   EXPECT_EQ(errors.e_nat, summary.e_nat);
   EXPECT_LT((x.u - (problem.H.transpose() * x.v + problem.w)).norm(),
             1e-12 * (1.0 + x.u.norm()));
@@ -152,11 +150,7 @@ TEST(SolverTest, MatchesReferenceSolutions) {
     const Eigen::VectorXd v_ref = Eigen::Map<const Eigen::VectorXd>(
         entry["v"].get<std::vector<double>>().data(),
         static_cast<Eigen::Index>(entry["v"].size()));
-    double q_free_norm = 0.0;
-    std::string error;
-    ASSERT_TRUE(ComputeQFreeNorm(problem, &q_free_norm, &error)) << error;
-    const ErrorMeasures ref =
-        ComputeErrorMeasures(problem, v_ref, r_ref, q_free_norm);
+    const ErrorMeasures ref = ComputeErrorMeasures(problem, v_ref, r_ref);
     for (Formulation f :
          {Formulation::kAlartCurnier, Formulation::kJeanMoreau}) {
       SolverOptions options = NewtonOptions(f);
