@@ -265,6 +265,28 @@ def write_fclib(path, problem, solution=None, title="", description=""):
         str(description))
 
 
+def check(problem, solution, tol=None):
+    """The convergence criterion of the library (include/fcsn/error_measures.h)
+    at a given answer, with a factorization of M of its own: problem is an
+    FclibProblem or any object with M, H, f, w, mu (and optionally
+    m_upper_triangle); solution an object with v and r (a Result, a Guess)
+    or a pair (v, r). Returns a dict: e_cone, e_dual, e_comp, e_eq (unit-free),
+    error (their max), velocity_scale s_u and velocity_floor s_eps (velocity
+    units), floor_from_diagonal (M not regular), e_nat and siconos_error
+    (reported only), and converged (error <= tol; tol defaults to the
+    solver's default tolerance)."""
+    v, r = _guess_arrays(solution)
+    out = _fcsn.check(
+        _matrix_spec("M", problem.M), _matrix_spec("H", problem.H),
+        _vector("f", problem.f), _vector("w", problem.w),
+        _vector("mu", problem.mu),
+        bool(getattr(problem, "m_upper_triangle", False)), v, r)
+    if tol is None:
+        tol = make_options().tolerance
+    out["converged"] = out["error"] <= tol
+    return out
+
+
 def remap_contact_guess(previous_ids, previous, ids):
     """The warm start of a step whose contact set changed: previous (a
     Result or Guess of the last step, or (v, r)) carried to the contacts of

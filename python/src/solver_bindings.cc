@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "fcsn/contact_status.h"
+#include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/problem.h"
 #include "fcsn/problem_view.h"
@@ -212,7 +213,11 @@ class PySolver {
         solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
     RethrowCallbackError();
     Require(summary.status != SolverStatus::kInvalidInput, summary.message);
-    ClassifyContacts(problem_.mu, x.r, &statuses_);
+    ContactStatusScales scales;
+    scales.tolerance = solver_.options().tolerance;
+    scales.velocity_floor = summary.velocity_floor;
+    if (!ClassifySolution(problem_, x, scales, &statuses_))
+      statuses_.assign(problem_.nc(), ContactStatus::kTakeOff);
     py::list statuses;
     for (ContactStatus s : statuses_) statuses.append(ToString(s));
     return py::make_tuple(ToNumpy(std::move(x.v)),
@@ -245,6 +250,37 @@ class PySolver {
   Solution guess_;
   std::vector<ContactStatus> statuses_;
 };
+
+// fcsn.check's C++ part: the criterion's measures at (v, r), with a
+// factorization of M of their own (fcsn/error_measures.h).
+py::dict Check(const py::tuple& M,
+               const py::tuple& H,
+               const py::array& f,
+               const py::array& w,
+               const py::array& mu,
+               bool m_upper_triangle,
+               const py::object& v,
+               const py::object& r) {
+  ProblemViewConverter converter;
+  GlobalProblem problem;
+  FillProblem(M, H, f, w, mu, m_upper_triangle, &converter, &problem);
+  Eigen::VectorXd v_copy, r_copy;
+  CopyVector("v", v, problem.n(), &v_copy);
+  CopyVector("r", r, problem.m(), &r_copy);
+  const ErrorMeasures e = ComputeErrorMeasures(problem, v_copy, r_copy);
+  py::dict out;
+  out["e_cone"] = e.e_cone;
+  out["e_dual"] = e.e_dual;
+  out["e_comp"] = e.e_comp;
+  out["e_eq"] = e.e_eq;
+  out["error"] = e.Worst();
+  out["velocity_scale"] = e.velocity_scale;
+  out["velocity_floor"] = e.velocity_floor;
+  out["floor_from_diagonal"] = e.floor_from_diagonal;
+  out["e_nat"] = e.e_nat;
+  out["siconos_error"] = e.siconos_error;
+  return out;
+}
 
 py::object SolutionTuple(Solution&& s, const GlobalProblem& p) {
   if (s.u.size() == 0) s.u = p.H.transpose() * s.v + p.w;
@@ -421,6 +457,17 @@ void BindSolver(py::module_& m) {
         py::arg("title"),
         py::arg("description"),
         "The library's FCLib writer; see fcsn.write_fclib.");
+  m.def("check",
+        &Check,
+        py::arg("M"),
+        py::arg("H"),
+        py::arg("f"),
+        py::arg("w"),
+        py::arg("mu"),
+        py::arg("m_upper_triangle"),
+        py::arg("v"),
+        py::arg("r"),
+        "The criterion's measures at (v, r); see fcsn.check.");
   m.def("remap_contact_guess",
         &RemapGuess,
         py::arg("previous_ids"),

@@ -126,6 +126,12 @@ void BindSummaryMeasures(RecordBinder<SolverSummary>* b) {
       .Field("e_nat", &S::e_nat, "Natural-map residual; reported only.")
       .Field("siconos_error", &S::siconos_error,
              "Siconos' gfc3d_compute_error value, for comparison only.")
+      .Field("velocity_scale", &S::velocity_scale,
+             "s_u, the velocity scale of e_dual and e_comp (velocity units).")
+      .Field("velocity_floor", &S::velocity_floor,
+             "s_eps, the round-off floor of s_u (velocity units).")
+      .Field("floor_from_diagonal", &S::floor_from_diagonal,
+             "s_eps came from diag(M): M was not regular.")
       .Field("last_factorization_flops", &S::last_factorization_flops,
              "Flops of the last factorization (MUMPS RINFOG(3)).")
       .Field("last_factorization_effective_flops",
