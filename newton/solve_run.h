@@ -11,6 +11,7 @@
 #define FCSN_NEWTON_SOLVE_RUN_H_
 
 #include <Eigen/Core>
+#include <atomic>
 #include <chrono>
 
 #include "fcsn/error_measures.h"
@@ -42,6 +43,8 @@ struct SolveRun {
   double reanalysis_seconds_at_start = 0.0;
   SteadyClock::time_point start;
   SteadyClock::time_point deadline = SteadyClock::time_point::max();
+  // Solver::RequestStop()'s flag (newton/stop.h).
+  const std::atomic<bool>* stop_request = nullptr;
   ScalingData scaling;
   double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
   double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
