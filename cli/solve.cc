@@ -5,7 +5,8 @@
 // --output writes the problem with its /solution (v, u, r) in FCLib layout.
 // Several files: one table row per file (or with --json one JSON object per
 // line). Exit code 0 when every solve converged, 1 when one did not, 2 on bad
-// input.
+// input, 130 when Ctrl-C stopped a solve (its best point is still reported
+// and written; cli/interrupt.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/mpi_session.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
@@ -54,6 +56,7 @@ struct SolveArgs {
   bool distribute_m = false;
   bool json = false;
   bool no_history = false;
+  bool verbose = false;  // progress lines on stderr (SolverOptions::log)
   std::string output;
   bool output_given = false;  // --output "" is an error, not "no output"
 };
@@ -135,6 +138,8 @@ SolverOptions MakeOptions(const SolveArgs& args) {
     options.time_limit_seconds = args.time_limit;
   }
   options.record_history = true;
+  options.stop = InterruptFlag();
+  if (args.verbose) options.log = ProgressToStderr();
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
   return options;
 }
@@ -321,6 +326,7 @@ void RunSolve(const SolveArgs& args) {
       guess_ptr = &guess;
     }
     Solution solution;
+    const InterruptScope interrupt;  // Ctrl-C stops the solve, not the command
     const SolverSummary summary =
         SolveOne(args, &solver, &problem, guess_ptr, &solution);
     if (summary.status == SolverStatus::kInvalidInput)
@@ -358,6 +364,7 @@ void RunSolve(const SolveArgs& args) {
         FailBadInput(error);
       }
     }
+    if (interrupt.raised()) ExitWith(kExitInterrupted);
   }
   if (!all_converged) ExitWith(kExitNotConverged);
 }
@@ -442,6 +449,10 @@ void AddRunOptions(CLI::App* command, SolveArgs* args) {
       "..., history)");
   command->add_flag(
       "--no-history", args->no_history, "Leave the history out of --json");
+  command->add_flag("--verbose",
+                    args->verbose,
+                    "Progress on stderr: the setup, each phase, one line per "
+                    "iteration (errors, merit, step, contact statuses, time)");
 }
 
 // Rho, the regularization of a singular J, the reuse of its factors and the
