@@ -13,11 +13,23 @@
 // handed to numpy without a copy (the arrays own the C++ buffers).
 //
 // Every invalid input raises ValueError with the library's one-line message.
+//
+// Solves and setups run with the GIL released: other Python threads go on
+// meanwhile, and the iteration callback and the log take the GIL for their
+// calls into Python. A SignalPoll, in the iteration-callback slot of the
+// solver's options, checks for pending signals (Ctrl-C) at every iterate:
+// the signal's Python handler runs there, and the exception it raises
+// (KeyboardInterrupt) stops the solve (Solver::RequestStop) and is raised
+// when it returns, with the best point attached (python/fcsn: exc.result).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -162,19 +174,47 @@ void FillProblem(const py::tuple& M,
   Require(error.empty(), error);
 }
 
+// The solver's iteration callback: runs the Python handlers of pending
+// signals (with the GIL, on the thread of the solve: Python runs them on its
+// main thread only), then the user's callback. An exception from a handler
+// is kept in *error and stops the solve through solver->RequestStop().
+struct SignalPoll {
+  std::function<CallbackResult(const IterationRecord&)> user;
+  Solver* solver;
+  std::shared_ptr<std::exception_ptr> error;
+
+  CallbackResult operator()(const IterationRecord& record) const {
+    {
+      py::gil_scoped_acquire gil;
+      if (!*error && PyErr_CheckSignals() != 0) {
+        *error = std::make_exception_ptr(py::error_already_set());
+        solver->RequestStop();
+        return CallbackResult::kContinue;  // the stop ends the solve
+      }
+    }
+    return user ? user(record) : CallbackResult::kContinue;
+  }
+};
+
 // fcsn.Solver's C++ part: the solver (analysis kept), the converter (pattern
 // kept) and the problem copy they work on.
 class PySolver {
  public:
-  explicit PySolver(const SolverOptions& options) : solver_(options) {
+  explicit PySolver(const SolverOptions& options)
+      : options_(options), solver_(Polled(options)) {
     CheckOptions(options);
   }
 
-  const SolverOptions& options() const { return solver_.options(); }
+  const SolverOptions& options() const { return options_; }
   void set_options(const SolverOptions& options) {
     CheckOptions(options);
-    solver_.set_options(options);
+    Busy busy(this);
+    solver_.set_options(Polled(options));
+    options_ = options;
   }
+
+  // Solver::RequestStop: callable from any thread, also during a solve.
+  void RequestStop() { solver_.RequestStop(); }
   int pattern_rebuilds() const { return converter_.rebuilds(); }
 
   // Solver::Setup on the problem's patterns; invalid input raises, like a
@@ -185,8 +225,13 @@ class PySolver {
                      const py::array& w,
                      const py::array& mu,
                      bool m_upper_triangle) {
+    Busy busy(this);
     FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
-    SetupSummary summary = solver_.Setup(problem_);
+    SetupSummary summary;
+    {
+      py::gil_scoped_release release;
+      summary = solver_.Setup(problem_);
+    }
     Require(summary.status != SetupStatus::kInvalidInput, summary.message);
     return summary;
   }
@@ -200,6 +245,7 @@ class PySolver {
                   bool m_upper_triangle,
                   const py::object& v0,
                   const py::object& r0) {
+    Busy busy(this);
     FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
     const bool has_guess = !v0.is_none() || !r0.is_none();
     if (has_guess) {
@@ -208,30 +254,77 @@ class PySolver {
       CopyVector("guess r", r0, problem_.m(), &guess_.r);
     }
     Solution x;
-    SolverSummary summary =
-        solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
-    RethrowCallbackError();
-    Require(summary.status != SolverStatus::kInvalidInput, summary.message);
+    SolverSummary summary;
+    {
+      py::gil_scoped_release release;
+      summary = solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
+    }
+    const std::exception_ptr error = TakePythonError();
+    if (!error) {
+      Require(summary.status != SolverStatus::kInvalidInput, summary.message);
+    }
     ClassifyContacts(problem_.mu, x.r, &statuses_);
     py::list statuses;
     for (ContactStatus s : statuses_) statuses.append(ToString(s));
-    return py::make_tuple(ToNumpy(std::move(x.v)),
-                          ToNumpy(std::move(x.u)),
-                          ToNumpy(std::move(x.r)),
-                          std::move(summary),
-                          statuses);
+    py::tuple result = py::make_tuple(ToNumpy(std::move(x.v)),
+                                      ToNumpy(std::move(x.u)),
+                                      ToNumpy(std::move(x.r)),
+                                      std::move(summary),
+                                      statuses);
+    if (error) RaiseWithResult(error, result);
+    return result;
   }
 
  private:
-  // A Python exception raised in the iteration callback aborted the solve:
-  // raise it here.
-  void RethrowCallbackError() {
-    const auto* callback =
-        solver_.options().iteration_callback.target<PythonCallback>();
-    if (callback == nullptr || !callback->state->error) return;
-    std::exception_ptr error = callback->state->error;
-    callback->state->error = nullptr;
-    std::rethrow_exception(error);
+  // The solver is not re-entrant: a second Python thread using it while the
+  // GIL is released for a solve gets RuntimeError instead of a data race.
+  class Busy {
+   public:
+    explicit Busy(PySolver* owner) : lock_(owner->busy_, std::try_to_lock) {
+      if (!lock_.owns_lock()) {
+        throw std::runtime_error(
+            "this fcsn.Solver is busy in another thread (one solve at a "
+            "time per Solver)");
+      }
+    }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+  };
+
+  SolverOptions Polled(const SolverOptions& options) {
+    SolverOptions polled = options;
+    polled.iteration_callback =
+        SignalPoll{options.iteration_callback, &solver_, signal_error_};
+    return polled;
+  }
+
+  // The first Python exception of the last solve, cleared: a signal
+  // handler's (Ctrl-C), the iteration callback's, the log's.
+  std::exception_ptr TakePythonError() {
+    std::exception_ptr error;
+    std::swap(error, *signal_error_);
+    const auto take = [&error](std::exception_ptr* pending) {
+      if (!error) error = *pending;
+      *pending = nullptr;
+    };
+    if (const auto* c = options_.iteration_callback.target<PythonCallback>())
+      take(&c->state->error);
+    if (const auto* log = options_.log.target<PythonLog>())
+      take(&log->state->error);
+    return error;
+  }
+
+  // Raises error with the solve's (v, u, r, summary, statuses) attached as
+  // the exception's _fcsn_parts (python/fcsn makes it exc.result).
+  [[noreturn]] static void RaiseWithResult(const std::exception_ptr& error,
+                                           const py::tuple& result) {
+    try {
+      std::rethrow_exception(error);
+    } catch (py::error_already_set& e) {
+      e.value().attr("_fcsn_parts") = result;
+      throw;
+    }
   }
 
   static void CheckOptions(const SolverOptions& options) {
@@ -239,7 +332,12 @@ class PySolver {
     Require(why.empty(), why);
   }
 
+  SolverOptions options_;  // as given: without the SignalPoll
+  // Before solver_, whose options' SignalPoll holds it.
+  std::shared_ptr<std::exception_ptr> signal_error_ =
+      std::make_shared<std::exception_ptr>();
   Solver solver_;
+  std::mutex busy_;
   ProblemViewConverter converter_;
   GlobalProblem problem_;
   Solution guess_;
@@ -379,6 +477,10 @@ void BindSolver(py::module_& m) {
           [](const PySolver& s) { return SolverOptions(s.options()); },
           &PySolver::set_options,
           "A copy of the options; assign to change them.")
+      .def("request_stop",
+           &PySolver::RequestStop,
+           "Solver::RequestStop: asks a solve running in another thread to "
+           "stop (status 'aborted', best point); thread-safe.")
       .def_property_readonly("pattern_rebuilds",
                              &PySolver::pattern_rebuilds,
                              "Rebuilds of the CSC copy of M and H.")
