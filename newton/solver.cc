@@ -382,9 +382,10 @@ bool Solver::Impl::Prepare(SolveRun* run) {
                              &run->v,
                              &run->r);
   }
-  // With J's analysis on the second thread, its future waits for it anyway.
-  if (!analysis.valid() &&
-      internal::StopsBetweenStages(run, options_, "J's symbolic analysis")) {
+  // Checked on every rank (collective under MPI MUMPS); J's analysis on a
+  // second thread is waited for anyway, and the check after it stops.
+  if (internal::StopsBetweenStages(run, options_, "J's symbolic analysis") &&
+      !analysis.valid()) {
     return false;
   }
   const bool analyzed =
