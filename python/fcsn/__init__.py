@@ -33,10 +33,11 @@ says why.
 
 Stopping and progress: the C++ solve runs with the GIL released, so other
 Python threads go on meanwhile; Solver.request_stop() (from another thread)
-ends it with status "aborted" and the best point. Ctrl-C (any signal whose
-Python handler raises) is noticed at the solve's next iteration: the solve
-stops and the exception (KeyboardInterrupt) propagates with the best point
-as exc.result, a Result. So does an exception raised by an
+ends it with status "aborted" and the best point. Ctrl-C stops the solve at
+its next check (also during the setup; with a custom SIGINT handler, or any
+other signal whose Python handler raises, at its next iteration), and the
+exception (KeyboardInterrupt) propagates with the best point as exc.result,
+a Result. So does an exception raised by an
 iteration_callback or a log. time_limit_seconds covers the whole solve,
 setup included. verbose=True prints a progress line per phase and per
 iteration to sys.stdout; log=fn receives those lines instead.

@@ -16,15 +16,18 @@
 //
 // Solves and setups run with the GIL released: other Python threads go on
 // meanwhile, and the iteration callback and the log take the GIL for their
-// calls into Python. A SignalPoll, in the iteration-callback slot of the
-// solver's options, checks for pending signals (Ctrl-C) at every iterate:
-// the signal's Python handler runs there, and the exception it raises
-// (KeyboardInterrupt) stops the solve (Solver::RequestStop) and is raised
-// when it returns, with the best point attached (python/fcsn: exc.result).
+// calls into Python. Ctrl-C raises the solve's stop flag (SolverOptions::stop)
+// in two ways: an InterruptWatch (interrupt_watch.h) notices SIGINT at once,
+// also during the setup, when Python's default handler is in place; a
+// SignalPoll, in the iteration-callback slot of the solver's options, runs
+// the Python handlers of pending signals at every iterate. When the solve
+// returns, the handler's exception (KeyboardInterrupt) is raised with the
+// best point attached (python/fcsn: exc.result).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -41,6 +44,7 @@
 #include "fcsn/solver.h"
 #include "fcsn/time_stepping.h"
 #include "python/src/bindings.h"
+#include "python/src/interrupt_watch.h"
 
 namespace fcsn::python {
 namespace {
@@ -177,10 +181,10 @@ void FillProblem(const py::tuple& M,
 // The solver's iteration callback: runs the Python handlers of pending
 // signals (with the GIL, on the thread of the solve: Python runs them on its
 // main thread only), then the user's callback. An exception from a handler
-// is kept in *error and stops the solve through solver->RequestStop().
+// is kept in *error and raises *stop, the solve's SolverOptions::stop.
 struct SignalPoll {
   std::function<CallbackResult(const IterationRecord&)> user;
-  Solver* solver;
+  std::atomic<bool>* stop;
   std::shared_ptr<std::exception_ptr> error;
 
   CallbackResult operator()(const IterationRecord& record) const {
@@ -188,7 +192,7 @@ struct SignalPoll {
       py::gil_scoped_acquire gil;
       if (!*error && PyErr_CheckSignals() != 0) {
         *error = std::make_exception_ptr(py::error_already_set());
-        solver->RequestStop();
+        stop->store(true);
         return CallbackResult::kContinue;  // the stop ends the solve
       }
     }
@@ -255,10 +259,14 @@ class PySolver {
     }
     Solution x;
     SolverSummary summary;
+    interrupted_.store(false);  // a SIGINT seen after the last solve ended
     {
+      // Destroyed in reverse: the GIL is back before the watch ends.
+      const InterruptWatch watch([this] { interrupted_.store(true); });
       py::gil_scoped_release release;
       summary = solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
     }
+    RunSignalHandlers();
     const std::exception_ptr error = TakePythonError();
     if (!error) {
       Require(summary.status != SolverStatus::kInvalidInput, summary.message);
@@ -294,9 +302,18 @@ class PySolver {
 
   SolverOptions Polled(const SolverOptions& options) {
     SolverOptions polled = options;
+    polled.stop = &interrupted_;
     polled.iteration_callback =
-        SignalPoll{options.iteration_callback, &solver_, signal_error_};
+        SignalPoll{options.iteration_callback, &interrupted_, signal_error_};
     return polled;
+  }
+
+  // The Python handlers of the signals that arrived during the solve (the
+  // InterruptWatch saw SIGINT, or one came after the last iterate): their
+  // exception is the solve's.
+  void RunSignalHandlers() {
+    if (!*signal_error_ && PyErr_CheckSignals() != 0)
+      *signal_error_ = std::make_exception_ptr(py::error_already_set());
   }
 
   // The first Python exception of the last solve, cleared: a signal
@@ -333,9 +350,10 @@ class PySolver {
   }
 
   SolverOptions options_;  // as given: without the SignalPoll
-  // Before solver_, whose options' SignalPoll holds it.
+  // Before solver_, whose options point at them (SignalPoll, stop).
   std::shared_ptr<std::exception_ptr> signal_error_ =
       std::make_shared<std::exception_ptr>();
+  std::atomic<bool> interrupted_{false};  // Ctrl-C: the solve's stop flag
   Solver solver_;
   std::mutex busy_;
   ProblemViewConverter converter_;

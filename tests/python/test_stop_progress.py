@@ -112,6 +112,40 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_result():
     assert int(words[2]) <= 3 and words[3] == "True", out
 
 
+def test_ctrl_c_during_the_setup_stops_it_there():
+    # The setup of the 40 x 40 x 4 lattice takes about 0.7 s on an idle
+    # machine; SIGINT lands in it, long before the first iterate.
+    child = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(HERE)!r})
+        import numpy as np
+        import fcsn
+        from lattice_problem import lattice
+        problem = lattice(40, 40, 4)
+        print("starting", flush=True)
+        try:
+            fcsn.solve(*problem, **{LONG!r})
+            print("finished without interruption", flush=True)
+        except KeyboardInterrupt as exc:
+            r = exc.result
+            print("interrupted", r.status, len(r.history),
+                  bool(np.isfinite(r.v).all() and np.isfinite(r.r).all()),
+                  flush=True)
+        """)
+    process = subprocess.Popen([sys.executable, "-c", child],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=os.environ.copy())
+    try:
+        assert process.stdout.readline().strip() == "starting"
+        time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    words = out.split()
+    assert words == ["interrupted", "aborted", "0", "True"], out + err
+
+
 def test_time_limit_ends_the_solve_inside_the_setup():
     problem = lattice(40, 40, 4)
     start = time.monotonic()
