@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "capi/solver_handle.h"
 #include "fcsn/config.h"
 #include "fcsn/contact_status.h"
 #include "fcsn/options.h"
@@ -28,8 +29,6 @@
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
 #include "fcsn/types.h"
-
-#include "capi/solver_handle.h"
 
 // The C enums are numbered as the C++ kAll* arrays (fcsn/types.h).
 static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_CONVERGED] ==

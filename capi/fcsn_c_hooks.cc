@@ -46,8 +46,8 @@ fcsn::SolverOptions WithHooks(const fcsn_solver& solver) {
   // refer to the handle.
   if (fcsn_iteration_callback callback = solver.callback) {
     void* data = solver.callback_data;
-    options.iteration_callback = [callback, data](
-                                     const fcsn::IterationRecord& record) {
+    options.iteration_callback = [callback,
+                                  data](const fcsn::IterationRecord& record) {
       const fcsn_iteration it = ToC(record);
       return callback(&it, data) != 0 ? fcsn::CallbackResult::kAbort
                                       : fcsn::CallbackResult::kContinue;

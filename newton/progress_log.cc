@@ -88,13 +88,14 @@ void LogSetup(const SolverOptions& options, const SolveRun& run) {
 
 void LogEnd(const SolverOptions& options, const SolverSummary& summary) {
   if (!options.log) return;
-  std::string line = Format("end: %s, %d Newton iterations, %d NSGS sweeps, "
-                            "error %.3e, %.3f s",
-                            ToString(summary.status),
-                            summary.iterations,
-                            summary.nsgs_sweeps,
-                            summary.WorstError(),
-                            summary.timings.total);
+  std::string line = Format(
+      "end: %s, %d Newton iterations, %d NSGS sweeps, "
+      "error %.3e, %.3f s",
+      ToString(summary.status),
+      summary.iterations,
+      summary.nsgs_sweeps,
+      summary.WorstError(),
+      summary.timings.total);
   if (!summary.message.empty()) line += ": " + summary.message;
   options.log(line);
 }

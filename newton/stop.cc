@@ -72,15 +72,13 @@ bool StoppedEarly(const SolverSummary& summary) {
 
 void ExplainStop(SolveRun* run) {
   SolverSummary& summary = *run->summary;
-  if (summary.status != SolverStatus::kAborted ||
-      !run->recorder.stop_asked()) {
+  if (summary.status != SolverStatus::kAborted || !run->recorder.stop_asked()) {
     return;
   }
-  summary.message = "stopped on request after " +
-                    std::to_string(summary.iterations) +
-                    " Newton iterations and " +
-                    std::to_string(summary.nsgs_sweeps) +
-                    " NSGS sweeps; the best point is returned";
+  summary.message =
+      "stopped on request after " + std::to_string(summary.iterations) +
+      " Newton iterations and " + std::to_string(summary.nsgs_sweeps) +
+      " NSGS sweeps; the best point is returned";
 }
 
 }  // namespace fcsn::internal
