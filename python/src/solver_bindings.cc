@@ -285,14 +285,15 @@ class PySolver {
 
  private:
   // The solver is not re-entrant: a second Python thread using it while the
-  // GIL is released for a solve gets RuntimeError instead of a data race.
+  // GIL is released for a solve, or a callback changing its options, gets
+  // RuntimeError instead of a data race.
   class Busy {
    public:
     explicit Busy(PySolver* owner) : lock_(owner->busy_, std::try_to_lock) {
       if (!lock_.owns_lock()) {
         throw std::runtime_error(
-            "this fcsn.Solver is busy in another thread (one solve at a "
-            "time per Solver)");
+            "this fcsn.Solver is running a solve (one call at a time per "
+            "Solver: use one Solver per thread)");
       }
     }
 

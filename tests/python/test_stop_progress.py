@@ -193,3 +193,21 @@ def test_log_errors_are_raised_with_the_result():
         assert exc.result.converged
     else:
         raise AssertionError("the log's exception was not raised")
+
+
+def test_a_solver_runs_one_call_at_a_time():
+    problem = lattice(6, 5, 2)
+    solver = fcsn.Solver(solver="nsn")
+
+    def change_options(record):
+        solver.options = fcsn.make_options(tolerance=1e-6)
+
+    solver.options = fcsn.make_options(solver="nsn",
+                                       iteration_callback=change_options)
+    try:
+        solver.solve(*problem)
+    except RuntimeError as exc:
+        assert "running a solve" in str(exc)
+        assert np.isfinite(exc.result.v).all()
+    else:
+        raise AssertionError("changing the options mid-solve was allowed")
