@@ -68,10 +68,16 @@ TEST(InterruptCliTest, CtrlCReportsAndWritesTheBestPointAndExits130) {
       "  sleep 0.05\n"
       "done\n"
       "kill -INT $pid\n"
-      "( sleep 60; kill -KILL $pid 2>/dev/null ) &\n"
+      // The watchdog must not hold the test's stdout (its reader would wait
+      // for it) and ends with the command.
+      "( exec >/dev/null 2>&1; sleep 60; kill -KILL $pid ) &\n"
+      "watchdog=$!\n"
       "wait $pid\n"
       "echo $? >" +
-      base + ".code\n";
+      base +
+      ".code\n"
+      "kill $watchdog 2>/dev/null\n"
+      "exit 0\n";
   std::ofstream(base + ".sh") << script;
   ASSERT_EQ(std::system(("bash " + base + ".sh").c_str()), 0);
   const int code = std::stoi(Slurp(base + ".code"));
