@@ -268,9 +268,10 @@ class PySolver {
     }
     RunSignalHandlers();
     const std::exception_ptr error = TakePythonError();
-    if (!error) {
-      Require(summary.status != SolverStatus::kInvalidInput, summary.message);
-    }
+    // Rejected input has no point to attach (x is empty).
+    const bool rejected = summary.status == SolverStatus::kInvalidInput;
+    if (error && rejected) std::rethrow_exception(error);
+    Require(!rejected, summary.message);
     ClassifyContacts(problem_.mu, x.r, &statuses_);
     py::list statuses;
     for (ContactStatus s : statuses_) statuses.append(ToString(s));
