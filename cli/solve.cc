@@ -533,8 +533,9 @@ void RegisterSolveCommand(CLI::App& app) {
   command->add_option("--max-iter", args->max_iter, "Maximum Newton iterations")
       ->capture_default_str();
   command
-      ->add_option(
-          "--time-limit", args->time_limit, "Seconds per solve (0: none)")
+      ->add_option("--time-limit",
+                   args->time_limit,
+                   "Seconds per solve, setup included (0: none)")
       ->capture_default_str();
   command
       ->add_option("--line-search",
