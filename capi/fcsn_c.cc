@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "capi/solver_handle.h"
 #include "fcsn/config.h"
 #include "fcsn/contact_status.h"
 #include "fcsn/options.h"
@@ -28,23 +29,6 @@
 #include "fcsn/solver.h"
 #include "fcsn/summary.h"
 #include "fcsn/types.h"
-
-// The handle.
-struct fcsn_solver {
-  fcsn::SolverOptions options;
-  fcsn::Solver solver;
-  fcsn::GlobalProblem problem;
-  int index_base = 0;                    // of the setup's problem
-  fcsn::ProblemViewConverter converter;  // built problem; keeps the slot maps
-  fcsn::Solution solution;
-  fcsn::SolverSummary summary;
-  std::vector<fcsn::ContactStatus> statuses;
-  bool solved = false;
-  std::string message;  // last failure's sentence or last solve's message
-  fcsn_info info{};
-
-  explicit fcsn_solver(const fcsn::SolverOptions& o) : options(o), solver(o) {}
-};
 
 // The C enums are numbered as the C++ kAll* arrays (fcsn/types.h).
 static_assert(fcsn::kAllSolverStatuses[FCSN_STATUS_CONVERGED] ==
@@ -510,7 +494,7 @@ int fcsn_update_settings(fcsn_solver* solver, const fcsn_settings* settings) {
       return c.error;
     }
     solver->options = options;
-    solver->solver.set_options(options);
+    solver->solver.set_options(WithHooks(*solver));
     return FCSN_OK;
   });
 }

@@ -6,7 +6,8 @@
 // Several files: one table row per file (or with --json one JSON object per
 // line; a file that is bad input gets its row too and the others are still
 // solved). Exit code: the worst outcome, 2 bad input over 1 not converged over
-// 0 every solve converged.
+// 0 every solve converged; 130 when Ctrl-C stopped a solve (its best point is
+// still reported and written; cli/interrupt.h).
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -16,6 +17,7 @@
 
 #include "cli/cli_util.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "cli/mpi_session.h"
 #include "cli/solve_table.h"
 #include "fcsn/fclib_io.h"
@@ -57,6 +59,7 @@ struct SolveArgs {
   bool distribute_m = false;
   bool json = false;
   bool no_history = false;
+  bool verbose = false;  // progress lines on stderr (SolverOptions::log)
   std::string output;
   bool output_given = false;  // --output "" is an error, not "no output"
 };
@@ -138,6 +141,8 @@ SolverOptions MakeOptions(const SolveArgs& args) {
     options.time_limit_seconds = args.time_limit;
   }
   options.record_history = true;
+  options.stop = InterruptFlag();
+  if (args.verbose) options.log = ProgressToStderr();
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
   return options;
 }
@@ -320,6 +325,7 @@ std::string SolveFile(const SolveArgs& args,
     guess_ptr = &guess;
   }
   Solution solution;
+  const InterruptScope interrupt;  // Ctrl-C stops the solve, not the command
   const SolverSummary summary =
       SolveOne(args, solver, &problem, guess_ptr, &solution);
   if (summary.status == SolverStatus::kInvalidInput)
@@ -347,6 +353,7 @@ std::string SolveFile(const SolveArgs& args,
       FailBadInput(error);
     }
   }
+  if (interrupt.raised()) ExitWith(kExitInterrupted);
   return "";
 }
 
@@ -458,6 +465,10 @@ void AddRunOptions(CLI::App* command, SolveArgs* args) {
       "..., history)");
   command->add_flag(
       "--no-history", args->no_history, "Leave the history out of --json");
+  command->add_flag("--verbose",
+                    args->verbose,
+                    "Progress on stderr: the setup, each phase, one line per "
+                    "iteration (errors, merit, step, contact statuses, time)");
 }
 
 // Rho, the regularization of a singular J, the reuse of its factors and the
@@ -538,8 +549,9 @@ void RegisterSolveCommand(CLI::App& app) {
   command->add_option("--max-iter", args->max_iter, "Maximum Newton iterations")
       ->capture_default_str();
   command
-      ->add_option(
-          "--time-limit", args->time_limit, "Seconds per solve (0: none)")
+      ->add_option("--time-limit",
+                   args->time_limit,
+                   "Seconds per solve, setup included (0: none)")
       ->capture_default_str();
   command
       ->add_option("--line-search",

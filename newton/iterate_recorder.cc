@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "newton/stop.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -30,13 +32,17 @@ void CountStates(const std::vector<ContactStatus>& states,
 void IterateRecorder::Start(const GlobalProblem* problem,
                             const SolverOptions* options,
                             SolverSummary* summary,
-                            SteadyClock::time_point start) {
+                            SteadyClock::time_point start,
+                            const std::atomic<bool>* stop_request) {
   problem_ = problem;
   options_ = options;
   summary_ = summary;
   start_ = start;
   best_score_ = std::numeric_limits<double>::infinity();
   aborted_ = false;
+  stop_request_ = stop_request;
+  stop_asked_ = false;
+  log_.Start(options);
   states_.clear();
 }
 
@@ -54,10 +60,14 @@ void IterateRecorder::Record(const Eigen::VectorXd& v,
   record.seconds = SecondsSince(start_);
   ClassifyContacts(problem_->mu, r, &states_);
   CountStates(states_, &record);
+  log_.Row(record);
   if (options_->iteration_callback &&
       options_->iteration_callback(record) == CallbackResult::kAbort) {
     aborted_ = true;
   }
+  // After the callback, which may itself have asked to stop (a Python
+  // callback that saw Ctrl-C).
+  if (StopAsked(stop_request_, *options_)) aborted_ = stop_asked_ = true;
   if (options_->record_history) summary_->history.push_back(std::move(record));
 }
 

@@ -8,7 +8,11 @@
 //   2. completes the IterationRecord: the measures of E, the wall time since
 //      the start of the solve, and the contact-status counts of r
 //      (fcsn/contact_status.h), whose per-contact states stay readable;
-//   3. calls SolverOptions::iteration_callback (kAbort sets aborted());
+//   3. writes its row to the progress log (SolverOptions::log,
+//      newton/progress_log.h), calls SolverOptions::iteration_callback
+//      (kAbort sets aborted()) and reads the stop request (newton/stop.h:
+//      Solver::RequestStop(), SolverOptions::stop), which sets aborted() and
+//      stop_asked(): every phase then ends as on the callback's kAbort;
 //   4. appends the record to SolverSummary::history (record_history).
 //
 // Usage:
@@ -22,6 +26,7 @@
 #define FCSN_NEWTON_ITERATE_RECORDER_H_
 
 #include <Eigen/Core>
+#include <atomic>
 #include <chrono>
 #include <limits>
 #include <vector>
@@ -32,6 +37,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/summary.h"
 #include "linalg/stopwatch.h"
+#include "newton/progress_log.h"
 
 namespace fcsn::internal {
 
@@ -48,11 +54,12 @@ void CopyMeasures(const ErrorMeasures& errors, Target* target) {
 class IterateRecorder {
  public:
   // Starts a solve: no best iterate, not aborted. The pointers must outlive
-  // the solve.
+  // the solve; stop_request (Solver::RequestStop()'s flag) may be null.
   void Start(const GlobalProblem* problem,
              const SolverOptions* options,
              SolverSummary* summary,
-             SteadyClock::time_point start);
+             SteadyClock::time_point start,
+             const std::atomic<bool>* stop_request = nullptr);
 
   // Records the iterate (v, r) whose measures are `errors` (steps 1-4 above).
   void Record(const Eigen::VectorXd& v,
@@ -60,8 +67,10 @@ class IterateRecorder {
               IterationRecord record,
               const ErrorMeasures& errors);
 
-  // The iteration callback returned kAbort.
+  // The iteration callback returned kAbort, or a stop was asked.
   bool aborted() const { return aborted_; }
+  // A stop was asked (Solver::RequestStop(), SolverOptions::stop).
+  bool stop_asked() const { return stop_asked_; }
   // A finite best iterate exists.
   bool has_best() const {
     return best_score_ < std::numeric_limits<double>::infinity();
@@ -79,7 +88,10 @@ class IterateRecorder {
   Eigen::VectorXd best_v_, best_r_;
   double best_score_ = std::numeric_limits<double>::infinity();
   bool aborted_ = false;
+  const std::atomic<bool>* stop_request_ = nullptr;
+  bool stop_asked_ = false;
   std::vector<ContactStatus> states_;
+  ProgressLog log_;
 };
 
 }  // namespace fcsn::internal

@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "newton/stop.h"
+
 namespace fcsn::internal {
 namespace {
 
@@ -111,7 +113,9 @@ bool NsgsPhase::Run(const SolverOptions& options,
   SolverSummary& summary = *run->summary;
   ScopedTimer timer(&summary.timings.nsgs);
   const NsgsMethod method = Method(options, m_inverse, run);
-  if (method == NsgsMethod::kNone || !Prepare(method, m_inverse, run))
+  if (method == NsgsMethod::kNone ||
+      StopsBetweenStages(run, options, "the NSGS sweeps") ||
+      !Prepare(method, m_inverse, run))
     return false;
   const int first_sweep = summary.nsgs_sweeps;
   const int window = warm_start ? options.hybrid.warm_contraction_window : 0;

@@ -46,7 +46,9 @@ class NsgsPhase {
 
   // NSGS sweeps from run->r (run->v recovered), at most max_sweeps, until the
   // criterion meets tol; summary's sweeps, status and message set from the
-  // result. False (status set when W failed) if the phase cannot run.
+  // result. False (status set when W failed, or when the deadline passed
+  // or a stop was asked before the sweeps: newton/stop.h) if the phase
+  // cannot run.
   // warm_start: the hybrid's warm start, which also stops on poor
   // contraction; the result's status is then kAborted with
   // run->recorder.aborted() false.

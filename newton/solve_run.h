@@ -11,6 +11,7 @@
 #define FCSN_NEWTON_SOLVE_RUN_H_
 
 #include <Eigen/Core>
+#include <atomic>
 #include <chrono>
 
 #include "fcsn/error_measures.h"
@@ -42,6 +43,8 @@ struct SolveRun {
   double reanalysis_seconds_at_start = 0.0;
   SteadyClock::time_point start;
   SteadyClock::time_point deadline = SteadyClock::time_point::max();
+  // Solver::RequestStop()'s flag (newton/stop.h).
+  const std::atomic<bool>* stop_request = nullptr;
   ScalingData scaling;
   // The solve by M's factors for the floor of the error measures
   // (fcsn/error_measures.h; RegularSolve): empty while M is not factored, or

@@ -10,8 +10,8 @@
 #include "fcsn/solver.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <exception>
 #include <future>
 #include <memory>
@@ -29,78 +29,33 @@
 #include "newton/early_factorization.h"
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
+#include "newton/linear_solver_use.h"
 #include "newton/m_factorization.h"
 #include "newton/newton_driver.h"
 #include "newton/newton_system.h"
 #include "newton/nsgs_phase.h"
+#include "newton/progress_log.h"
 #include "newton/rho.h"
 #include "newton/solve_input.h"
 #include "newton/solve_run.h"
+#include "newton/stop.h"
 
 namespace fcsn {
 
 using internal::CarriesNoInformation;
+using internal::CopyFactorizationReport;
+using internal::Deadline;
 using internal::DistributedMatrix;
 using internal::LinearSolver;
 using internal::LinearSolverStatus;
 using internal::Resolved;
+using internal::SameLinearSolverOptions;
 using internal::ScopedTimer;
 using internal::SecondsSince;
 using internal::SolveRun;
 using internal::SteadyClock;
 using internal::WhyInvalid;
 using internal::WhyInvalidGuess;
-
-namespace {
-
-// Time limits above this many seconds (about 31.7 years) mean no limit: the
-// deadline start + limit is held in the clock's signed 64-bit nanosecond
-// count, which overflows near 9.2e9 s; any limit a solve can reach is far
-// below.
-constexpr double kLongestTimeLimitSeconds = 1e9;
-
-SteadyClock::time_point Deadline(SteadyClock::time_point start,
-                                 double limit_seconds) {
-  if (!(std::isfinite(limit_seconds) &&
-        limit_seconds < kLongestTimeLimitSeconds)) {
-    return SteadyClock::time_point::max();
-  }
-  return start + std::chrono::duration_cast<SteadyClock::duration>(
-                     std::chrono::duration<double>(limit_seconds));
-}
-
-// Every field of LinearSolverOptions (fcsn/linear_solver_options.h) equal.
-bool SameLinearSolverOptions(const LinearSolverOptions& a,
-                             const LinearSolverOptions& b) {
-  return a.type == b.type && a.ordering == b.ordering &&
-         a.adaptive_block_ordering == b.adaptive_block_ordering &&
-         a.workspace_relaxation_percent == b.workspace_relaxation_percent &&
-         a.max_workspace_retries == b.max_workspace_retries &&
-         a.detect_null_pivots == b.detect_null_pivots &&
-         a.null_pivot_threshold == b.null_pivot_threshold &&
-         a.precision == b.precision &&
-         a.refinement_tolerance == b.refinement_tolerance &&
-         a.max_refinement_steps == b.max_refinement_steps &&
-         a.mpi_communicator == b.mpi_communicator &&
-         a.low_rank_tolerance == b.low_rank_tolerance &&
-         a.out_of_core == b.out_of_core &&
-         a.out_of_core_directory == b.out_of_core_directory;
-}
-
-// What the linear solver reports about its last factorization and memory.
-void CopyFactorizationReport(const internal::LinearSolverStats& stats,
-                             SolverSummary* summary) {
-  summary->last_factorization_flops = stats.last_factorization_flops;
-  summary->last_factorization_effective_flops =
-      stats.last_factorization_effective_flops;
-  summary->factor_entries = stats.factor_entries;
-  summary->compressed_factor_entries = stats.compressed_factor_entries;
-  summary->estimated_memory_mb = stats.estimated_memory_mb;
-  summary->factorization_memory_mb = stats.factorization_memory_mb;
-  summary->out_of_core_disk_mb = stats.out_of_core_disk_mb;
-}
-
-}  // namespace
 
 class Solver::Impl {
  public:
@@ -125,6 +80,7 @@ class Solver::Impl {
                       const Solution* guess,
                       Solution* solution);
   SetupSummary Setup(const GlobalProblem& problem);
+  void RequestStop() { stop_requested_.store(true, std::memory_order_release); }
 
  private:
   // The linear solver of J (DistributedJacobianSolver when distributed_m is
@@ -191,6 +147,8 @@ class Solver::Impl {
   // J's factorization made by the second setup thread, for the first Newton
   // direction of the solve (SolveRun::early_factors).
   internal::EarlyFactors early_;
+  // Solver::RequestStop(), read by the solve's checks (newton/stop.h).
+  std::atomic<bool> stop_requested_{false};
 };
 
 bool Solver::Impl::EnsureLinearSolver(const DistributedMatrix* distributed_m,
@@ -295,7 +253,9 @@ bool Solver::Impl::Start(const GlobalProblem& problem,
     run->reanalyses_at_start = linear_->stats().reanalyses;
     run->reanalysis_seconds_at_start = linear_->stats().reanalysis_seconds;
   }
-  run->recorder.Start(&problem, &options_, &summary, run->start);
+  run->stop_request = &stop_requested_;
+  run->recorder.Start(
+      &problem, &options_, &summary, run->start, run->stop_request);
   early_.ready = false;
   run->early_factors = &early_;
   nsgs_.Start();
@@ -425,11 +385,20 @@ bool Solver::Impl::Prepare(SolveRun* run) {
                              &run->v,
                              &run->r);
   }
+  // Checked on every rank (collective under MPI MUMPS); J's analysis on a
+  // second thread is waited for anyway, and the check after it stops.
+  if (internal::StopsBetweenStages(run, options_, "J's symbolic analysis") &&
+      !analysis.valid()) {
+    return false;
+  }
   const bool analyzed =
       analysis.valid() ? FinishAnalysis(&analysis, &summary)
                        : EnsureAnalysis(problem, run->distributed_m, &summary);
   single_blas.Release();
-  if (!analyzed) return false;
+  if (!analyzed ||
+      internal::StopsBetweenStages(run, options_, "the first factorization")) {
+    return false;
+  }
   system_.SetMatrixValues(problem, run->distributed_m);
   return true;
 }
@@ -518,6 +487,7 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
                                   const LocalMatrixEntries* local_m,
                                   const Solution* guess,
                                   Solution* solution) {
+  const internal::ClearOnReturn clear_stop_request(&stop_requested_);
   SolverSummary summary;
   SolveRun run;
   run.problem = &problem;
@@ -532,12 +502,18 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
   if (!why.empty()) {
     summary.status = SolverStatus::kInvalidInput;
     summary.message = why;
-  } else if (Start(problem, guess, &run) && Prepare(&run)) {
-    SetScales(&run);
-    RunPolicy(&run);
-    Finish(&run, solution);
+  } else if (Start(problem, guess, &run)) {
+    const bool prepared = Prepare(&run);
+    internal::LogSetup(options_, run);
+    if (prepared) {
+      SetScales(&run);
+      RunPolicy(&run);
+      internal::ExplainStop(&run);
+    }
+    if (prepared || internal::StoppedEarly(summary)) Finish(&run, solution);
   }
   summary.timings.total = SecondsSince(run.start);
+  internal::LogEnd(options_, summary);
   return summary;
 }
 
@@ -556,6 +532,8 @@ SetupSummary Solver::Setup(const GlobalProblem& problem) {
     return setup;
   }
 }
+
+void Solver::RequestStop() { impl_->RequestStop(); }
 
 const SolverOptions& Solver::options() const { return impl_->options(); }
 void Solver::set_options(const SolverOptions& options) {

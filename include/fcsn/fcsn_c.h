@@ -39,8 +39,12 @@
  *    stated otherwise. No function throws, aborts, or prints. A solve that
  *    runs returns FCSN_OK whatever its outcome; the outcome is
  *    fcsn_info.status (an fcsn_solve_status).
- *  - Functions on one handle must not run concurrently; distinct handles are
- *    independent.
+ *  - Functions on one handle must not run concurrently (except
+ *    fcsn_request_stop); distinct handles are independent.
+ *  - Progress and stopping: fcsn_set_callback (called after every iteration,
+ *    may stop the solve), fcsn_set_log (progress lines, like `fcsn solve
+ *    --verbose`), fcsn_request_stop (from another thread) and
+ *    fcsn_settings.time_limit_seconds (the whole solve, setup included).
  */
 #ifndef FCSN_FCSN_C_H_
 #define FCSN_FCSN_C_H_
@@ -74,7 +78,7 @@ typedef enum fcsn_solve_status {
   FCSN_STATUS_NUMERICAL_ISSUE = 6,      /* NaN/Inf in an iterate */
   FCSN_STATUS_STALLED = 7,              /* no progress of the merit */
   FCSN_STATUS_ROUND_OFF_LIMIT = 8,      /* measures at round-off level > tol */
-  FCSN_STATUS_ABORTED = 9,              /* (C++ iteration callback only) */
+  FCSN_STATUS_ABORTED = 9,              /* callback or fcsn_request_stop */
   FCSN_STATUS_UNSOLVED = 10             /* no solve yet */
 } fcsn_solve_status;
 
@@ -120,7 +124,7 @@ typedef enum fcsn_cold_start {
 
 /* Settings; fcsn_default_settings() fills in the C++ defaults
  * (fcsn/options.h, the defaults of `fcsn solve`). No verbosity: the library
- * never prints. The choices are ints holding the enum values above (an int
+ * never prints (fcsn_set_log hands progress lines to the caller). The choices are ints holding the enum values above (an int
  * field can hold any value a C caller stores; out-of-range values are
  * rejected with FCSN_INVALID_SETTINGS). */
 typedef struct fcsn_settings {
@@ -130,7 +134,7 @@ typedef struct fcsn_settings {
   double tolerance;          /* in (0, 1); 1e-10 */
   int max_iterations;        /* Newton iterations, >= 0; 100 */
   int nsgs_max_sweeps;       /* sweeps of a pure NSGS solve, >= 0; 10000 */
-  double time_limit_seconds; /* > 0 per solve; INFINITY (none) */
+  double time_limit_seconds; /* > 0 per solve, setup included; INFINITY */
   int mpi_comm; /* MPI flavour only: MPI_Comm_c2f(comm); FCSN_MPI_COMM_WORLD */
   int cold_start; /* fcsn_cold_start; FCSN_COLD_START_AUTO */
   /* FGMRES iterations on the previous factors of J before refactorizing,
@@ -284,6 +288,55 @@ int fcsn_get_contact_status(const fcsn_solver* solver, int* status);
 /* One readable sentence about the last call on solver that failed, or the
  * last solve's message; "" if none. Valid until the next call on solver. */
 const char* fcsn_message(const fcsn_solver* solver);
+
+/* One recorded iterate of a solve (fcsn::IterationRecord), handed to the
+ * iteration callback. */
+typedef struct fcsn_iteration {
+  int phase;     /* 0: a Newton iteration, 1: an NSGS error check */
+  int iteration; /* Newton iteration, or NSGS sweep, within the solve */
+  double e_cone; /* error measures of the iterate (fcsn/error_measures.h) */
+  double e_dual;
+  double e_comp;
+  double e_eq;
+  double e_nat;
+  double merit;       /* ||D G|| of the iterate (Newton), 0 for NSGS */
+  double step_length; /* the step that led to it (Newton) */
+  int take_off;       /* contacts per status of its r */
+  int stick;
+  int slip;
+  double seconds; /* wall time since the start of the solve */
+} fcsn_iteration;
+
+/* Called after every Newton iteration and NSGS error check, on the thread
+ * that runs fcsn_solve; a nonzero return stops the solve at once:
+ * info.status FCSN_STATUS_ABORTED, and fcsn_get_solution gives the best
+ * iterate. It must not call functions on the same handle. */
+typedef int (*fcsn_iteration_callback)(const fcsn_iteration* iteration,
+                                       void* user_data);
+/* Sets (or, with NULL, removes) the solver's iteration callback; user_data
+ * is passed back unchanged. Kept across fcsn_update_settings. */
+int fcsn_set_callback(fcsn_solver* solver,
+                      fcsn_iteration_callback callback,
+                      void* user_data);
+
+/* Receives the progress log, one NUL-terminated line (no newline) at a time:
+ * the setup, each phase, one line per iteration (iteration, e_cone, e_dual,
+ * e_comp, e_eq, merit, step length, take-off/stick/slip counts, seconds),
+ * the end; the lines of `fcsn solve --verbose`. Called on the thread that
+ * runs fcsn_solve; the line is valid during the call only. */
+typedef void (*fcsn_log_callback)(const char* line, void* user_data);
+/* Sets (or, with NULL, removes) the progress log; none by default. Kept
+ * across fcsn_update_settings. */
+int fcsn_set_log(fcsn_solver* solver, fcsn_log_callback log, void* user_data);
+
+/* Asks the fcsn_solve running on solver in another thread (or a signal
+ * handler) to stop: the one function that may be called while another runs
+ * on the same handle (it only sets an atomic flag). The solve ends at its
+ * next check (between the setup's stages, at every Newton iteration and NSGS
+ * error check) with info.status FCSN_STATUS_ABORTED and the best iterate. A
+ * request made while no solve runs stops the next solve at its first check;
+ * every solve clears the request when it returns. */
+int fcsn_request_stop(fcsn_solver* solver);
 
 /* Releases the solver; NULL is allowed. */
 void fcsn_free(fcsn_solver* solver);

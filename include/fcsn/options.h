@@ -8,6 +8,7 @@
 #ifndef FCSN_OPTIONS_H_
 #define FCSN_OPTIONS_H_
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <string>
@@ -299,7 +300,10 @@ struct SolverOptions {
   double tolerance = 1e-10;
   // Newton iterations (each one factorization of J).
   int max_iterations = 100;
-  // Wall-clock budget of one Solve(), in seconds.
+  // Wall-clock budget of one Solve(), in seconds, setup included: checked
+  // between the setup's stages, at every Newton iteration and before every
+  // NSGS sweep, so a solve returns (status kTimeLimit, best point) within the
+  // limit plus the stage or factorization of J that was running.
   double time_limit_seconds = std::numeric_limits<double>::infinity();
   // When J is singular (rank-deficient H with sticking contacts: rigid,
   // hyperstatic problems), refactorize J + delta_k E, E the identity on the
@@ -391,6 +395,27 @@ struct SolverOptions {
   // Called after every iteration (Newton or NSGS check); may abort the solve.
   // Optional.
   std::function<CallbackResult(const IterationRecord&)> iteration_callback;
+  // A stop request the caller may raise from any thread, or from a signal
+  // handler (a lock-free std::atomic<bool> store is async-signal-safe): once
+  // it reads true the solve ends at its next check with
+  // SolverStatus::kAborted, a message saying it was stopped, and the best
+  // point so far (the starting point when no iterate was recorded yet).
+  // Checked between the stages of the setup (before and after J's symbolic
+  // analysis, before the NSGS operator is built), at every Newton iteration
+  // and at every NSGS error check (NsgsOptions::error_check_frequency
+  // sweeps); a stage that is running (M's factorization and rho, J's
+  // analysis, one factorization of J) is finished first. The solver only
+  // reads it; the caller owns it and clears it before the next solve.
+  // nullptr (default): none. Solver::RequestStop() is the same without a
+  // flag of one's own.
+  const std::atomic<bool>* stop = nullptr;
+  // Progress log: when set, called with one line (no newline) at the end of
+  // the setup, at the start of each phase (NSGS warm start or fallback,
+  // Newton), after every Newton iteration and NSGS error check (iteration,
+  // e_cone, e_dual, e_comp, e_eq, merit, step length, take-off/stick/slip
+  // counts, seconds since the start) and at the end. Called on the thread
+  // that runs Solve(). Null by default: the library never prints on its own.
+  std::function<void(const std::string&)> log;
 
   // "" if every field is in range, otherwise one readable sentence naming the
   // field.

@@ -25,7 +25,12 @@
 //
 // The analysis is redone only when the patterns of M or H change (an O(nnz)
 // comparison); the summary counts analyses. Solve() never throws and never
-// prints.
+// prints (SolverOptions::log hands progress lines to the caller).
+//
+// Stopping: SolverOptions::time_limit_seconds covers the whole solve, setup
+// included; RequestStop() or SolverOptions::stop interrupt it. Either way the
+// solve returns the best point found, with status kTimeLimit or kAborted,
+// within about one stage of the setup or one factorization of J.
 #ifndef FCSN_SOLVER_H_
 #define FCSN_SOLVER_H_
 
@@ -66,6 +71,16 @@ class Solver {
   SolverSummary Solve(const GlobalProblem& problem,
                       const Solution* guess,
                       Solution* solution);
+
+  // Asks the running Solve() to stop, e.g. from a GUI thread or a watchdog:
+  // thread-safe (it sets a std::atomic<bool>), the only member that may be
+  // called while another thread is inside Solve(). The solve ends at its
+  // next check (see SolverOptions::stop: between setup stages, at every
+  // Newton iteration and NSGS error check) with SolverStatus::kAborted and
+  // the best point. A request made while no solve runs stops the next
+  // Solve() at its first check; every Solve() clears the request when it
+  // returns.
+  void RequestStop();
 
   // The same solve with M distributed over the ranks of
   // options().linear_solver.mpi_communicator (issue 14): local_m holds this

@@ -30,8 +30,20 @@ e.g. tolerance=1e-8, formulation="jm", linear_solver={"type": "eigen"}.
 Errors (invalid problem, options or file) raise ValueError with the library's
 one-line message; a solve that does not converge returns a result whose status
 says why.
+
+Stopping and progress: the C++ solve runs with the GIL released, so other
+Python threads go on meanwhile; Solver.request_stop() (from another thread)
+ends it with status "aborted" and the best point. Ctrl-C stops the solve at
+its next check (also during the setup; with a custom SIGINT handler, or any
+other signal whose Python handler raises, at its next iteration), and the
+exception (KeyboardInterrupt) propagates with the best point as exc.result,
+a Result. So does an exception raised by an
+iteration_callback or a log. time_limit_seconds covers the whole solve,
+setup included. verbose=True prints a progress line per phase and per
+iteration to sys.stdout; log=fn receives those lines instead.
 """
 
+import sys
 import textwrap
 
 import numpy as np
@@ -162,9 +174,12 @@ def read_fclib(path, m_storage="auto"):
 
 def make_options(options=None, **kwargs):
     """A fcsn.SolverOptions: a copy of `options` (or the defaults) with the
-    keyword arguments applied (nested structs as dicts). ValueError names an
+    keyword arguments applied (nested structs as dicts). verbose=True sets
+    log to print each progress line to sys.stdout. ValueError names an
     unknown or invalid field."""
     result = SolverOptions() if options is None else options.__copy__()
+    if kwargs.pop("verbose", False) and "log" not in kwargs:
+        kwargs["log"] = _print_line
     for key, value in kwargs.items():
         _set_field(result, key, value, "")
     why = result.validate()
@@ -223,13 +238,29 @@ class Solver:
     def solve(self, M, H, f, w, mu, guess=None, m_upper_triangle=False):
         """Solves one problem. guess: None, an object with v and r (a Result,
         a Guess) or a pair (v, r). w=None means w = 0. m_upper_triangle: M
-        holds only the upper triangle of a symmetric matrix."""
+        holds only the upper triangle of a symmetric matrix. Ctrl-C during
+        the solve raises KeyboardInterrupt with exc.result, the Result of
+        the best point so far (see the module's "Stopping and progress")."""
         v0, r0 = _guess_arrays(guess)
-        parts = self._solver.solve(
-            _matrix_spec("M", M), _matrix_spec("H", H), _vector("f", f),
-            _vector("w", w), _vector("mu", mu), bool(m_upper_triangle),
-            v0, r0)
+        try:
+            parts = self._solver.solve(
+                _matrix_spec("M", M), _matrix_spec("H", H), _vector("f", f),
+                _vector("w", w), _vector("mu", mu), bool(m_upper_triangle),
+                v0, r0)
+        except BaseException as exc:
+            # Ctrl-C, or an exception of the callback or the log, during
+            # the solve: the best point rides along as exc.result.
+            parts = exc.__dict__.pop("_fcsn_parts", None)
+            if parts is not None:
+                exc.result = Result(*parts)
+            raise
         return Result(*parts)
+
+    def request_stop(self):
+        """Asks the solve running in another thread to stop at its next
+        check: it returns status "aborted" with the best point. Thread-safe;
+        made while no solve runs, it stops the next solve at once."""
+        self._solver.request_stop()
 
 
 def solve(M, H, f, w, mu, guess=None, m_upper_triangle=False, options=None,
@@ -375,6 +406,11 @@ def _csc_parts(name, a):
         raise ValueError(f"{name} is too large for 32-bit indices")
     return (a.data, a.indices.astype(np.int32), a.indptr.astype(np.int32),
             a.shape[0], a.shape[1])
+
+
+def _print_line(line):
+    """The log of verbose=True: sys.stdout as it is at each line."""
+    print(line, file=sys.stdout, flush=True)
 
 
 def _ids(ids):

@@ -7,6 +7,7 @@
 
 #include <exception>
 #include <memory>
+#include <string>
 
 #include "fcsn/options.h"
 #include "fcsn/summary.h"
@@ -16,7 +17,7 @@ namespace fcsn::python {
 // SolverOptions::iteration_callback set from Python: calls fn(record); a
 // truthy return aborts the solve (CallbackResult::kAbort). A Python exception
 // also aborts and is kept in `error`, for the caller of Solve() to re-raise.
-// Called with the GIL held (the module never releases it).
+// Called from the solve, which runs with the GIL released: takes the GIL.
 struct PythonCallback {
   struct State {
     pybind11::object fn;
@@ -25,6 +26,19 @@ struct PythonCallback {
   std::shared_ptr<State> state;
 
   CallbackResult operator()(const IterationRecord& record) const;
+};
+
+// SolverOptions::log set from Python: calls fn(line), with the GIL taken. A
+// Python exception is kept in `error` (later lines are dropped) and raised by
+// the caller of Solve() when it returns; the solve itself goes on.
+struct PythonLog {
+  struct State {
+    pybind11::object fn;
+    std::exception_ptr error;
+  };
+  std::shared_ptr<State> state;
+
+  void operator()(const std::string& line) const;
 };
 
 // SolverOptions and its nested option structs (options_bindings.cc).

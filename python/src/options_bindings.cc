@@ -247,6 +247,22 @@ void SetCallback(SolverOptions& o, const py::object& fn) {
       std::make_shared<PythonCallback::State>(PythonCallback::State{fn, {}})};
 }
 
+py::object LogOf(const SolverOptions& o) {
+  const auto* log = o.log.target<PythonLog>();
+  return log != nullptr ? log->state->fn : py::none();
+}
+
+void SetLog(SolverOptions& o, const py::object& fn) {
+  if (fn.is_none()) {
+    o.log = nullptr;
+    return;
+  }
+  if (!PyCallable_Check(fn.ptr()))
+    throw py::value_error("log must be callable or None");
+  o.log = PythonLog{
+      std::make_shared<PythonLog::State>(PythonLog::State{fn, {}})};
+}
+
 void BindSolverOptions(py::module_& m) {
   using O = SolverOptions;
   py::class_<O> c(m, "SolverOptions",
@@ -293,6 +309,12 @@ void BindSolverOptions(py::module_& m) {
                     &SetCallback,
                     "None, or fn(IterationRecord) called after every "
                     "iteration; a truthy return aborts the solve.")
+      .def_property("log",
+                    &LogOf,
+                    &SetLog,
+                    "None, or fn(line) called with each progress line (the "
+                    "setup, each phase, one line per iteration, the end); "
+                    "verbose=True sets one that prints to sys.stdout.")
       .def("validate", &O::Validate,
            "'' if every field is in range, else one sentence naming the "
            "field.");
@@ -302,12 +324,23 @@ void BindSolverOptions(py::module_& m) {
 }  // namespace
 
 CallbackResult PythonCallback::operator()(const IterationRecord& record) const {
+  py::gil_scoped_acquire gil;
   try {
     const bool abort = py::bool_(state->fn(record));
     return abort ? CallbackResult::kAbort : CallbackResult::kContinue;
   } catch (...) {
     state->error = std::current_exception();
     return CallbackResult::kAbort;
+  }
+}
+
+void PythonLog::operator()(const std::string& line) const {
+  py::gil_scoped_acquire gil;
+  if (state->error) return;
+  try {
+    state->fn(line);
+  } catch (...) {
+    state->error = std::current_exception();
   }
 }
 

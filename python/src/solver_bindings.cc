@@ -13,11 +13,26 @@
 // handed to numpy without a copy (the arrays own the C++ buffers).
 //
 // Every invalid input raises ValueError with the library's one-line message.
+//
+// Solves and setups run with the GIL released: other Python threads go on
+// meanwhile, and the iteration callback and the log take the GIL for their
+// calls into Python. Ctrl-C raises the solve's stop flag (SolverOptions::stop)
+// in two ways: an InterruptWatch (interrupt_watch.h) notices SIGINT at once,
+// also during the setup, when Python's default handler is in place; a
+// SignalPoll, in the iteration-callback slot of the solver's options, runs
+// the Python handlers of pending signals at every iterate. When the solve
+// returns, the handler's exception (KeyboardInterrupt) is raised with the
+// best point attached (python/fcsn: exc.result).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +45,7 @@
 #include "fcsn/solver.h"
 #include "fcsn/time_stepping.h"
 #include "python/src/bindings.h"
+#include "python/src/interrupt_watch.h"
 
 namespace fcsn::python {
 namespace {
@@ -163,19 +179,47 @@ void FillProblem(const py::tuple& M,
   Require(error.empty(), error);
 }
 
+// The solver's iteration callback: runs the Python handlers of pending
+// signals (with the GIL, on the thread of the solve: Python runs them on its
+// main thread only), then the user's callback. An exception from a handler
+// is kept in *error and raises *stop, the solve's SolverOptions::stop.
+struct SignalPoll {
+  std::function<CallbackResult(const IterationRecord&)> user;
+  std::atomic<bool>* stop;
+  std::shared_ptr<std::exception_ptr> error;
+
+  CallbackResult operator()(const IterationRecord& record) const {
+    {
+      py::gil_scoped_acquire gil;
+      if (!*error && PyErr_CheckSignals() != 0) {
+        *error = std::make_exception_ptr(py::error_already_set());
+        stop->store(true);
+        return CallbackResult::kContinue;  // the stop ends the solve
+      }
+    }
+    return user ? user(record) : CallbackResult::kContinue;
+  }
+};
+
 // fcsn.Solver's C++ part: the solver (analysis kept), the converter (pattern
 // kept) and the problem copy they work on.
 class PySolver {
  public:
-  explicit PySolver(const SolverOptions& options) : solver_(options) {
+  explicit PySolver(const SolverOptions& options)
+      : options_(options), solver_(Polled(options)) {
     CheckOptions(options);
   }
 
-  const SolverOptions& options() const { return solver_.options(); }
+  const SolverOptions& options() const { return options_; }
   void set_options(const SolverOptions& options) {
     CheckOptions(options);
-    solver_.set_options(options);
+    Busy busy(this);
+    solver_.set_options(Polled(options));
+    options_ = options;
   }
+
+  // Solver::RequestStop: callable from any thread, also during a solve.
+  void RequestStop() { solver_.RequestStop(); }
   int pattern_rebuilds() const { return converter_.rebuilds(); }
 
   // Solver::Setup on the problem's patterns; invalid input raises, like a
@@ -186,8 +230,13 @@ class PySolver {
                      const py::array& w,
                      const py::array& mu,
                      bool m_upper_triangle) {
+    Busy busy(this);
     FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
-    SetupSummary summary = solver_.Setup(problem_);
+    SetupSummary summary;
+    {
+      py::gil_scoped_release release;
+      summary = solver_.Setup(problem_);
+    }
     Require(summary.status != SetupStatus::kInvalidInput, summary.message);
     return summary;
   }
@@ -201,6 +250,7 @@ class PySolver {
                   bool m_upper_triangle,
                   const py::object& v0,
                   const py::object& r0) {
+    Busy busy(this);
     FillProblem(M, H, f, w, mu, m_upper_triangle, &converter_, &problem_);
     const bool has_guess = !v0.is_none() || !r0.is_none();
     if (has_guess) {
@@ -209,10 +259,20 @@ class PySolver {
       CopyVector("guess r", r0, problem_.m(), &guess_.r);
     }
     Solution x;
-    SolverSummary summary =
-        solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
-    RethrowCallbackError();
-    Require(summary.status != SolverStatus::kInvalidInput, summary.message);
+    SolverSummary summary;
+    interrupted_.store(false);  // a SIGINT seen after the last solve ended
+    {
+      // Destroyed in reverse: the GIL is back before the watch ends.
+      const InterruptWatch watch([this] { interrupted_.store(true); });
+      py::gil_scoped_release release;
+      summary = solver_.Solve(problem_, has_guess ? &guess_ : nullptr, &x);
+    }
+    RunSignalHandlers();
+    const std::exception_ptr error = TakePythonError();
+    // Rejected input has no point to attach (x is empty).
+    const bool rejected = summary.status == SolverStatus::kInvalidInput;
+    if (error && rejected) std::rethrow_exception(error);
+    Require(!rejected, summary.message);
     ContactStatusScales scales;
     scales.tolerance = solver_.options().tolerance;
     scales.velocity_floor = summary.velocity_floor;
@@ -220,23 +280,75 @@ class PySolver {
       statuses_.assign(problem_.nc(), ContactStatus::kTakeOff);
     py::list statuses;
     for (ContactStatus s : statuses_) statuses.append(ToString(s));
-    return py::make_tuple(ToNumpy(std::move(x.v)),
-                          ToNumpy(std::move(x.u)),
-                          ToNumpy(std::move(x.r)),
-                          std::move(summary),
-                          statuses);
+    py::tuple result = py::make_tuple(ToNumpy(std::move(x.v)),
+                                      ToNumpy(std::move(x.u)),
+                                      ToNumpy(std::move(x.r)),
+                                      std::move(summary),
+                                      statuses);
+    if (error) RaiseWithResult(error, result);
+    return result;
   }
 
  private:
-  // A Python exception raised in the iteration callback aborted the solve:
-  // raise it here.
-  void RethrowCallbackError() {
-    const auto* callback =
-        solver_.options().iteration_callback.target<PythonCallback>();
-    if (callback == nullptr || !callback->state->error) return;
-    std::exception_ptr error = callback->state->error;
-    callback->state->error = nullptr;
-    std::rethrow_exception(error);
+  // The solver is not re-entrant: a second Python thread using it while the
+  // GIL is released for a solve, or a callback changing its options, gets
+  // RuntimeError instead of a data race.
+  class Busy {
+   public:
+    explicit Busy(PySolver* owner) : lock_(owner->busy_, std::try_to_lock) {
+      if (!lock_.owns_lock()) {
+        throw std::runtime_error(
+            "this fcsn.Solver is running a solve (one call at a time per "
+            "Solver: use one Solver per thread)");
+      }
+    }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+  };
+
+  SolverOptions Polled(const SolverOptions& options) {
+    SolverOptions polled = options;
+    polled.stop = &interrupted_;
+    polled.iteration_callback =
+        SignalPoll{options.iteration_callback, &interrupted_, signal_error_};
+    return polled;
+  }
+
+  // The Python handlers of the signals that arrived during the solve (the
+  // InterruptWatch saw SIGINT, or one came after the last iterate): their
+  // exception is the solve's.
+  void RunSignalHandlers() {
+    if (!*signal_error_ && PyErr_CheckSignals() != 0)
+      *signal_error_ = std::make_exception_ptr(py::error_already_set());
+  }
+
+  // The first Python exception of the last solve, cleared: a signal
+  // handler's (Ctrl-C), the iteration callback's, the log's.
+  std::exception_ptr TakePythonError() {
+    std::exception_ptr error;
+    std::swap(error, *signal_error_);
+    const auto take = [&error](std::exception_ptr* pending) {
+      if (!error) error = *pending;
+      *pending = nullptr;
+    };
+    if (const auto* c = options_.iteration_callback.target<PythonCallback>())
+      take(&c->state->error);
+    if (const auto* log = options_.log.target<PythonLog>())
+      take(&log->state->error);
+    return error;
+  }
+
+  // Raises error with the solve's (v, u, r, summary, statuses) attached as
+  // the exception's _fcsn_parts (python/fcsn makes it exc.result).
+  [[noreturn]] static void RaiseWithResult(const std::exception_ptr& error,
+                                           const py::tuple& result) {
+    try {
+      std::rethrow_exception(error);
+    } catch (py::error_already_set& e) {
+      e.value().attr("_fcsn_parts") = result;
+      throw;
+    }
   }
 
   static void CheckOptions(const SolverOptions& options) {
@@ -244,7 +356,13 @@ class PySolver {
     Require(why.empty(), why);
   }
 
+  SolverOptions options_;  // as given: without the SignalPoll
+  // Before solver_, whose options point at them (SignalPoll, stop).
+  std::shared_ptr<std::exception_ptr> signal_error_ =
+      std::make_shared<std::exception_ptr>();
+  std::atomic<bool> interrupted_{false};  // Ctrl-C: the solve's stop flag
   Solver solver_;
+  std::mutex busy_;
   ProblemViewConverter converter_;
   GlobalProblem problem_;
   Solution guess_;
@@ -415,6 +533,10 @@ void BindSolver(py::module_& m) {
           [](const PySolver& s) { return SolverOptions(s.options()); },
           &PySolver::set_options,
           "A copy of the options; assign to change them.")
+      .def("request_stop",
+           &PySolver::RequestStop,
+           "Solver::RequestStop: asks a solve running in another thread to "
+           "stop (status 'aborted', best point); thread-safe.")
       .def_property_readonly("pattern_rebuilds",
                              &PySolver::pattern_rebuilds,
                              "Rebuilds of the CSC copy of M and H.")

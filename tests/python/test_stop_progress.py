@@ -1,0 +1,213 @@
+"""Stopping a solve and its progress from Python: the GIL is released while
+C++ runs, Ctrl-C raises KeyboardInterrupt within one iteration with the best
+point as exc.result, Solver.request_stop from another thread, the time
+limit inside the setup, and the verbose/log progress lines."""
+
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+
+import fcsn
+from lattice_problem import lattice
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROW = re.compile(r"^ *(newton|nsgs) +(\d+) ")
+
+# Newton from v = 0, r = 0 with a tolerance it cannot meet: on the 40 x 40 x 4
+# lattice (n = 19,200) the setup and each iteration (one factorization of J)
+# take a few tenths of a second, so the solve runs until it is stopped.
+LONG = dict(solver="nsn", cold_start="zero", tolerance=1e-300,
+            max_iterations=1000)
+
+
+def test_the_gil_is_released_during_the_setup():
+    problem = lattice(40, 40, 4)
+    ticks = []
+    done = threading.Event()
+
+    def tick():
+        while not done.is_set():
+            ticks.append(time.monotonic())
+            time.sleep(0.002)
+
+    thread = threading.Thread(target=tick)
+    thread.start()
+    try:
+        start = time.monotonic()
+        result = fcsn.solve(*problem, solver="nsn", cold_start="zero",
+                            tolerance=1e-8)
+    finally:
+        done.set()
+        thread.join()
+    # No Python callback runs before the first iterate is recorded: a thread
+    # that ticks during the setup ran while C++ held no GIL.
+    setup_end = start + result.history[0].seconds
+    during = [t for t in ticks if start + 0.05 < t < setup_end - 0.05]
+    assert result.history[0].seconds > 0.2, "setup too short to tell"
+    assert len(during) >= 3, (len(during), result.history[0].seconds)
+
+
+def test_request_stop_from_another_thread():
+    problem = lattice(40, 40, 4)
+    solver = fcsn.Solver(**LONG)
+    first = threading.Event()
+
+    def on_iteration(record):
+        first.set()
+
+    solver.options = fcsn.make_options(solver.options,
+                                       iteration_callback=on_iteration)
+    stopper = threading.Thread(
+        target=lambda: first.wait(60) and solver.request_stop())
+    stopper.start()
+    result = solver.solve(*problem)
+    stopper.join()
+    assert result.status == "aborted", result.message
+    assert "stopped on request" in result.message
+    assert np.isfinite(result.v).all() and np.isfinite(result.r).all()
+
+
+def test_ctrl_c_raises_keyboard_interrupt_with_the_result():
+    child = textwrap.dedent(f"""
+        import sys, time
+        sys.path.insert(0, {str(HERE)!r})
+        import numpy as np
+        import fcsn
+        from lattice_problem import lattice
+        problem = lattice(40, 40, 4)
+        def ready(record):
+            if record.iteration == 0:
+                print("ready", flush=True)
+        try:
+            fcsn.solve(*problem, iteration_callback=ready, **{LONG!r})
+            print("finished without interruption", flush=True)
+        except KeyboardInterrupt as exc:
+            r = exc.result
+            print("interrupted", r.status, r.iterations,
+                  bool(np.isfinite(r.v).all() and np.isfinite(r.r).all()),
+                  flush=True)
+        """)
+    process = subprocess.Popen([sys.executable, "-c", child],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=os.environ.copy())
+    try:
+        assert process.stdout.readline().strip() == "ready"
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    # Within one iteration (a few tenths of a second; generous here).
+    assert time.monotonic() - sent < 30
+    words = out.split()
+    assert words[:2] == ["interrupted", "aborted"], out + err
+    assert int(words[2]) <= 3 and words[3] == "True", out
+
+
+def test_ctrl_c_during_the_setup_stops_it_there():
+    # The setup of the 40 x 40 x 4 lattice takes about 0.7 s on an idle
+    # machine; SIGINT lands in it, long before the first iterate.
+    child = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(HERE)!r})
+        import numpy as np
+        import fcsn
+        from lattice_problem import lattice
+        problem = lattice(40, 40, 4)
+        print("starting", flush=True)
+        try:
+            fcsn.solve(*problem, **{LONG!r})
+            print("finished without interruption", flush=True)
+        except KeyboardInterrupt as exc:
+            r = exc.result
+            print("interrupted", r.status, len(r.history),
+                  bool(np.isfinite(r.v).all() and np.isfinite(r.r).all()),
+                  flush=True)
+        """)
+    process = subprocess.Popen([sys.executable, "-c", child],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, env=os.environ.copy())
+    try:
+        assert process.stdout.readline().strip() == "starting"
+        time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    words = out.split()
+    assert words == ["interrupted", "aborted", "0", "True"], out + err
+
+
+def test_time_limit_ends_the_solve_inside_the_setup():
+    problem = lattice(40, 40, 4)
+    start = time.monotonic()
+    result = fcsn.solve(*problem, time_limit_seconds=1e-3)
+    assert time.monotonic() - start < 1e-3 + 5.0
+    assert result.status == "time-limit", result.message
+    assert result.iterations == 0 and not result.history
+    assert np.isfinite(result.v).all() and np.isfinite(result.r).all()
+
+
+def test_progress_log_is_off_by_default_and_one_row_per_iteration(capsys):
+    problem = lattice(6, 5, 2)
+    result = fcsn.solve(*problem, solver="nsn", cold_start="zero")
+    assert result.converged and capsys.readouterr().out == ""
+    assert fcsn.SolverOptions().log is None
+
+    lines = []
+    logged = fcsn.solve(*problem, solver="nsn", cold_start="zero",
+                        log=lines.append)
+    rows = [ROW.match(line) for line in lines]
+    rows = [(m.group(1), int(m.group(2))) for m in rows if m]
+    assert lines[0].startswith("setup: ")
+    assert lines[-1].startswith("end: converged")
+    assert rows == [("newton", h.iteration) for h in logged.history]
+    assert [i for _, i in rows] == sorted(i for _, i in rows)
+
+    verbose = fcsn.solve(*problem, solver="nsn", cold_start="zero",
+                         verbose=True)
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1].startswith("end: converged")
+    assert sum(1 for line in printed if ROW.match(line)) == len(
+        verbose.history)
+
+
+def test_log_errors_are_raised_with_the_result():
+    problem = lattice(6, 5, 2)
+
+    def broken(line):
+        raise RuntimeError("from the log")
+
+    try:
+        fcsn.solve(*problem, solver="nsn", log=broken)
+    except RuntimeError as exc:
+        assert "from the log" in str(exc)
+        assert exc.result.converged
+    else:
+        raise AssertionError("the log's exception was not raised")
+
+
+def test_a_solver_runs_one_call_at_a_time():
+    problem = lattice(6, 5, 2)
+    solver = fcsn.Solver(solver="nsn")
+
+    def change_options(record):
+        solver.options = fcsn.make_options(tolerance=1e-6)
+
+    solver.options = fcsn.make_options(solver="nsn",
+                                       iteration_callback=change_options)
+    try:
+        solver.solve(*problem)
+    except RuntimeError as exc:
+        assert "running a solve" in str(exc)
+        assert np.isfinite(exc.result.v).all()
+    else:
+        raise AssertionError("changing the options mid-solve was allowed")
