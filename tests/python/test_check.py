@@ -43,7 +43,7 @@ def test_check_rejects_a_perturbed_answer():
     r = result.r + 0.01 * np.linalg.norm(result.r)
     measures = fcsn.check(problem, (result.v, r), tol=1e-8)
     assert not measures["converged"]
-    assert measures["e_eq"] > 1e-8
+    assert measures["error"] > 1e-8
 
 
 class _OneBlock:
