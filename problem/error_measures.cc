@@ -242,6 +242,39 @@ bool ComputeQFreeNorm(const GlobalProblem& given,
 
 namespace {
 
+// f(s x) / s for s = 2^-e, 2^e the order of max|x| (s = 1 for x = 0 or a
+// non-finite x): for the cone's maps, positively homogeneous of degree 1, the
+// same value, exactly (a power of two changes no mantissa), while entries far
+// below 1e-154 would underflow when norm() squares them.
+template <typename Map>
+Eigen::Vector3d Scaled(const Eigen::Vector3d& x, const Map& f) {
+  const double largest = x.cwiseAbs().maxCoeff();
+  if (!(largest > 0.0) || !std::isfinite(largest)) return f(x);
+  const double s = std::ldexp(1.0, -std::ilogb(largest));
+  return f(s * x) / s;
+}
+
+// ||f(x)|| for such a map f, computed at the scale of 1.
+template <typename Map>
+double ScaledNorm(const Eigen::Vector3d& x, const Map& f) {
+  const double largest = x.cwiseAbs().maxCoeff();
+  if (!(largest > 0.0) || !std::isfinite(largest)) return f(x).norm();
+  const double s = std::ldexp(1.0, -std::ilogb(largest));
+  return f(s * x).norm() / s;
+}
+
+// ||r_a - P_K(r_a - û_a)||, homogeneous in (r_a, û_a) jointly.
+double NaturalMapNorm(const CoulombCone& K,
+                      const Eigen::Vector3d& r_a,
+                      const Eigen::Vector3d& u_hat_a) {
+  const double largest =
+      std::max(r_a.cwiseAbs().maxCoeff(), u_hat_a.cwiseAbs().maxCoeff());
+  const double s = largest > 0.0 && std::isfinite(largest)
+                       ? std::ldexp(1.0, -std::ilogb(largest))
+                       : 1.0;
+  return (s * r_a - K.Project(s * (r_a - u_hat_a))).norm() / s;
+}
+
 // |M_ii| for every i, from the entries of M or `products`.
 Eigen::VectorXd AbsDiagonal(const GlobalProblem& p,
                             const internal::MProducts* products) {
@@ -299,27 +332,41 @@ ErrorMeasures Measures(const GlobalProblem& p,
 
   const int nc = p.nc();
   Eigen::VectorXd cone(nc), dual(nc), natural(nc), u_hat(p.m());
-  double comp = 0.0;
   for (int a = 0; a < nc; ++a) {
     const CoulombCone K(p.mu[a]);
     const Eigen::Vector3d r_a = r.segment<3>(3 * a);
-    const Eigen::Vector3d u_hat_a = K.ModifiedVelocity(u.segment<3>(3 * a));
+    const Eigen::Vector3d u_hat_a = Scaled(
+        u.segment<3>(3 * a),
+        [&K](const Eigen::Vector3d& x) { return K.ModifiedVelocity(x); });
     u_hat.segment<3>(3 * a) = u_hat_a;
-    cone[a] = (r_a - K.Project(r_a)).norm();
-    dual[a] = K.Project(-u_hat_a).norm();  // ||y - P_K*(y)|| = ||P_K(-y)||
-    comp += std::abs(r_a.dot(u_hat_a));
-    natural[a] = (r_a - K.Project(r_a - u_hat_a)).norm();
+    cone[a] = ScaledNorm(r_a, [&K](const Eigen::Vector3d& x) {
+      return Eigen::Vector3d(x - K.Project(x));
+    });
+    // ||y - P_K*(y)|| = ||P_K(-y)||
+    dual[a] = ScaledNorm(u_hat_a, [&K](const Eigen::Vector3d& y) {
+      return K.Project(-y);
+    });
+    natural[a] = NaturalMapNorm(K, r_a, u_hat_a);
   }
   const double r_norm = r.blueNorm();
   e.velocity_scale =
       std::max({u_scale.blueNorm(), u_hat.blueNorm(), e.velocity_floor});
   const double s_u = e.velocity_scale;
+  // Sum_a |r_a . û_a| / (||r|| s_u), each factor normalized first: the
+  // products of tiny reactions and velocities would underflow.
+  double comp = 0.0;
+  for (int a = 0; r_norm > 0.0 && s_u > 0.0 && a < nc; ++a) {
+    comp += std::abs((r.segment<3>(3 * a) / r_norm)
+                         .dot(u_hat.segment<3>(3 * a) / s_u));
+  }
   const double eq_residual = balance.blueNorm();
   const double nat_residual = natural.blueNorm();
 
   e.e_cone = Ratio(cone.blueNorm(), r_norm);
   e.e_dual = Ratio(dual.blueNorm(), s_u);
-  e.e_comp = Ratio(Ratio(comp, r_norm), s_u);
+  e.e_comp = std::isnan(r_norm * s_u)
+                 ? std::numeric_limits<double>::quiet_NaN()
+                 : comp;  // 0 when r = 0 or s_u = 0 (0/0 := 0)
   e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());
   e.q_free_norm = q_free_norm;
   e.e_nat = nat_residual / (q_free_norm > 0.0 ? q_free_norm : 1.0);

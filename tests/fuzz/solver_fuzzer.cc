@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iomanip>
+#include <sstream>
 #include <vector>
 
 #include "property_runner.h"
@@ -166,6 +168,20 @@ fcsn::SolverOptions DecodeOptions(FuzzedDataProvider& in) {
   return o;
 }
 
+// The decoded problem, the answer and its summary on stderr, for a finding
+// replayed with FCSN_FUZZ_DUMP=1.
+void Dump(const GlobalProblem& p, const fcsn::property::Outcome& out) {
+  std::ostringstream text;
+  text << std::setprecision(17) << "M\n"
+       << Eigen::MatrixXd(p.M) << "\nH\n"
+       << Eigen::MatrixXd(p.H) << "\nf " << p.f.transpose() << "\nw "
+       << p.w.transpose() << "\nmu " << p.mu.transpose() << "\nv "
+       << out.solution.v.transpose() << "\nr "
+       << out.solution.r.transpose() << "\n"
+       << out.summary.FullReport() << "\n";
+  std::fputs(text.str().c_str(), stderr);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
@@ -182,6 +198,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                  fcsn::ToString(options.formulation), options.tolerance,
                  problem.n(), problem.nc(),
                  fcsn::property::Describe(out.violations).c_str());
+    if (std::getenv("FCSN_FUZZ_DUMP") != nullptr) Dump(problem, out);
     std::abort();
   }
   return 0;
