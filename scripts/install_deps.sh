@@ -23,7 +23,7 @@ packages=(
   libfclib-dev
   python3-numpy python3-h5py
   universal-ctags
-  python3-dev python3-pybind11 pybind11-dev python3-scipy python3-pytest
+  python3-dev python3-pybind11 pybind11-dev python3-scipy python3-pytest python3-matplotlib
   python3-setuptools python3-wheel python3-pip python3-build
   # GetFEM, for the examples that take their matrices from it (examples/getfem)
   libgetfem-dev python3-getfem
