@@ -19,6 +19,10 @@ using LVector3 = Eigen::Matrix<long double, 3, 1>;
 // with pivots ~1e-19 of the largest; their regular ones have condition <=
 // 1e14, pivots >= 1e-14 of the largest).
 constexpr long double kRegularPivot = DBL_EPSILON;
+// Factor around kRegularPivot (the library's pivot test is n eps max|d|)
+// within which regularity is borderline (VelocityFloor); the generators'
+// singular M have pivots ~1e-19 of the largest, below the band.
+constexpr long double kBorderlinePivots = 16.0L;
 
 // Constants of the friction bounds (derivation at FrictionViolations).
 constexpr long double kOppositionBound = 5;
@@ -58,23 +62,47 @@ struct Evaluation {
   long double r_norm = 0;
 };
 
+// x = diag(M)^-1 b, 0 where M_ii = 0 (the floor of a matrix that is not
+// regular).
+LVector DiagonalSolve(const LMatrix& m, const LVector& b) {
+  LVector x(m.rows());
+  for (int i = 0; i < m.rows(); ++i) {
+    const long double d = std::abs(m(i, i));
+    x[i] = d > 0 ? b[i] / d : 0.0L;
+  }
+  return x;
+}
+
+// s_eps. Near the boundary of regularity (the smallest relative pivot
+// between kRegularPivot / kBorderlinePivots and kBorderlinePivots n
+// kRegularPivot) the library's verdict "regular" rests on the pivots of its
+// own factorization (sparse LDL^T without pivoting in a fill-reducing order,
+// every pivot > n eps max|d|): either floor is then its definition, and the
+// larger one is taken. Below the band M is singular for both.
 long double VelocityFloor(const LMatrix& m, const LMatrix& h, const LVector& b,
                           bool* regular) {
+  const long double eps = DBL_EPSILON;
+  const auto norm_of = [&](const LVector& x) {
+    return kVelocityFloorFactor * eps *
+           (h.cwiseAbs().transpose() * x.cwiseAbs()).norm();
+  };
+  if (m.rows() == 0) {
+    *regular = true;
+    return 0.0L;
+  }
   Eigen::FullPivLU<LMatrix> lu(m);
   lu.setThreshold(kRegularPivot);
-  *regular = m.rows() == 0 || lu.isInvertible();
-  LVector x(m.rows());
-  if (*regular) {
-    x = lu.solve(b);
-  } else {
-    for (int i = 0; i < m.rows(); ++i) {
-      const long double d = std::abs(m(i, i));
-      x[i] = d > 0 ? b[i] / d : 0.0L;
-    }
-  }
-  const long double eps = DBL_EPSILON;
-  return kVelocityFloorFactor * eps *
-         (h.cwiseAbs().transpose() * x.cwiseAbs()).norm();
+  *regular = lu.isInvertible();
+  const long double diagonal_floor = norm_of(DiagonalSolve(m, b));
+  const LVector pivots = lu.matrixLU().diagonal().cwiseAbs();
+  const long double smallest = pivots.minCoeff() / pivots.maxCoeff();
+  const bool borderline =
+      smallest < kBorderlinePivots * m.rows() * kRegularPivot &&
+      smallest > kRegularPivot / kBorderlinePivots;
+  if (!borderline) return *regular ? norm_of(lu.solve(b)) : diagonal_floor;
+  lu.setThreshold(0.0L);
+  const LVector x = lu.solve(b);
+  return x.allFinite() ? std::max(norm_of(x), diagonal_floor) : diagonal_floor;
 }
 
 Evaluation Evaluate(const GlobalProblem& p, const Eigen::VectorXd& v_in,
