@@ -32,11 +32,13 @@ common=(-rss_limit_mb=2048 -timeout=20 -print_final_stats=1 -close_fd_mask=1)
 mkdir -p structure_corpus
 ./bin/fclib_structure_fuzzer "${common[@]}" -max_total_time="$seconds" structure_corpus
 
-# The solver allocates nothing in libhdf5: leaks are checked here (MUMPS' and fcsn's memory).
-mkdir -p solver_corpus
+# The solver allocates nothing in libhdf5: leaks are checked here (MUMPS' and fcsn's memory). A fixed
+# seed and number of inputs from a fresh corpus (SOLVER_RUNS, default 25 per second asked for), so
+# that CI replays the same inputs as a local run of this script; long runs: bench/results/fuzz_solver.md.
+rm -rf solver_corpus && mkdir -p solver_corpus
 ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=0/detect_leaks=1} LSAN_OPTIONS=suppressions=../scripts/lsan_suppressions.txt \
-  ./bin/solver_fuzzer "${common[@]}" -max_total_time="$seconds" -artifact_prefix=solver_ solver_corpus \
-  ../tests/fuzz/data/solver
+  ./bin/solver_fuzzer "${common[@]}" -seed=1 -runs="${SOLVER_RUNS:-$((25 * seconds))}" \
+  -artifact_prefix=solver_ solver_corpus ../tests/fuzz/data/solver
 
 ./bin/fclib_fuzz_seeds reader_seeds
 shared=../../shared/data/gfc3d
