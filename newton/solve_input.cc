@@ -1,6 +1,7 @@
 // The checks of a solve's input (newton/solve_input.h).
 #include "newton/solve_input.h"
 
+#include <cmath>
 #include <string>
 
 namespace fcsn::internal {
@@ -17,18 +18,35 @@ std::string WhyInvalid(const SolverOptions& options,
   return problem.Validate();
 }
 
+namespace {
+
+// "v[5] = nan" for the first entry of x that is not finite, "" if none.
+std::string FirstNonFinite(const char* name, const Eigen::VectorXd& x) {
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i])) {
+      return std::string(name) + "[" + std::to_string(i) +
+             "] = " + std::to_string(x[i]);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string WhyInvalidGuess(const GlobalProblem& problem,
                             const Solution* guess) {
   const int n = problem.n();
   const int m = problem.m();
-  if (guess == nullptr || (guess->v.size() == n && guess->r.size() == m &&
-                           guess->v.allFinite() && guess->r.allFinite())) {
-    return "";
+  if (guess == nullptr) return "";
+  if (guess->v.size() != n || guess->r.size() != m) {
+    return "the guess must hold v of size " + std::to_string(n) +
+           " and r of size " + std::to_string(m) + " (got " +
+           std::to_string(guess->v.size()) + " and " +
+           std::to_string(guess->r.size()) + ")";
   }
-  return "the guess must hold finite v of size " + std::to_string(n) +
-         " and r of size " + std::to_string(m) + " (got " +
-         std::to_string(guess->v.size()) + " and " +
-         std::to_string(guess->r.size()) + ")";
+  std::string bad = FirstNonFinite("v", guess->v);
+  if (bad.empty()) bad = FirstNonFinite("r", guess->r);
+  return bad.empty() ? "" : "the guess is not finite: " + bad;
 }
 
 bool CarriesNoInformation(const GlobalProblem& problem, const Solution* guess) {

@@ -5,6 +5,7 @@
 // the Setup() status and the one iterate recorder shared by all phases.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -283,6 +284,34 @@ TEST(SolverStatusTest, NewEnumsRoundTripThroughTheirNames) {
   for (LineSearchFailurePolicy policy : kAllLineSearchFailurePolicies) {
     EXPECT_EQ(LineSearchFailurePolicyFromString(ToString(policy)), policy);
   }
+}
+
+}  // namespace
+}  // namespace fcsn
+
+namespace fcsn {
+namespace {
+
+// A guess of the wrong size says the sizes; a non-finite guess names the
+// first bad entry (not the sizes, which match).
+TEST(SolverStatusTest, BadGuessesNameWhatIsWrong) {
+  const GlobalProblem problem = testing::MakeLatticeOnFloor(2, 2, 1, 0.3, 0.5);
+  Solver solver{SolverOptions()};
+  Solution x, guess;
+  guess.v = Eigen::VectorXd::Zero(problem.n());
+  guess.r = Eigen::VectorXd::Zero(problem.m());
+  guess.v[5] = std::numeric_limits<double>::quiet_NaN();
+  SolverSummary s = solver.Solve(problem, &guess, &x);
+  EXPECT_EQ(s.status, SolverStatus::kInvalidInput);
+  EXPECT_NE(s.message.find("v[5]"), std::string::npos) << s.message;
+  guess.v[5] = 0.0;
+  guess.r[2] = std::numeric_limits<double>::infinity();
+  s = solver.Solve(problem, &guess, &x);
+  EXPECT_NE(s.message.find("r[2]"), std::string::npos) << s.message;
+  guess.r.resize(1);
+  s = solver.Solve(problem, &guess, &x);
+  EXPECT_EQ(s.status, SolverStatus::kInvalidInput);
+  EXPECT_NE(s.message.find("size"), std::string::npos) << s.message;
 }
 
 }  // namespace

@@ -318,19 +318,6 @@ def test_w_none_means_zero():
     np.testing.assert_array_equal(a.v, b.v)
 
 
-def test_readme_c_block_is_a_copy_of_the_c_example():
-    readme = (REPO / "README.md").read_text()
-    block = readme.split("```c\n", 1)[1].split("```", 1)[0]
-    example = [line.strip() for line in
-               (REPO / "examples" / "c" / "sliding_bar.c").read_text().splitlines()]
-    position = 0
-    for line in filter(None, (line.strip() for line in block.splitlines())):
-        if line == "}":
-            continue  # closing braces of the abridged loop
-        assert line in example[position:], f"README line not in the C example (in order): {line}"
-        position = example.index(line, position) + 1
-
-
 @pytest.mark.parametrize("readme_path", ["python/README.md", "README.md"])
 def test_readme_loop_is_a_copy_of_the_tested_example(readme_path):
     readme = (REPO / readme_path).read_text()
