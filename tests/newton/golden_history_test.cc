@@ -172,8 +172,8 @@ void ExpectSameHistory(const std::string& what,
 
 // With several processes (same kernel). AC, JM and the default take the same
 // paths: same statuses, counts and contact statuses; the measures agree to
-// 1e-4 relative or 1e-12 absolutely. Measured at np 2: the largest gap is
-// 1.3e-3 relative on Box-Stack AC's last record (e_cone 2.3950e-11 vs
+// 1e-4 relative or 1e-10 absolutely (or as noise, below). Measured at np 2:
+// the largest gap is 1.3e-3 relative on Box-Stack AC's last record (e_cone 2.3950e-11 vs
 // 2.3919e-11, merit 2.1983e-10 vs 2.1954e-10), i.e. 3e-13 absolutely: the
 // measures of a converged last iterate are round-off, here 1e-3 of the 1e-10
 // tolerance, so the absolute margin cannot hide a change of path (which moves
@@ -193,9 +193,22 @@ bool PassesRoundOffKinks(const std::string& problem,
          (config == "nsn-ac-auto" && problem == "GFC3D_TwoRods1.hdf5");
 }
 
+// Since the criterion judges velocities at the answer's own scale (the
+// round-off floor s_eps, not ||q_free||), the e_dual and e_comp of an
+// iterate whose velocities are round-off (a polishing step at rest) are
+// round-off themselves, 1e-8 ... 1e-5 instead of 1e-16, and move with the
+// order of the factorization's sums: at np 2 1.44e-5 vs 1.53e-5 on the
+// sliding lattice's first iterate, 1.05e-12 vs 4.4e-18 on a box stack's last.
+// Such measures (both below kNoiseMeasure) agree within a factor
+// kNoiseFactor; counts, statuses and contact statuses stay exact.
+constexpr double kNoiseMeasure = 1e-4;
+constexpr double kNoiseFactor = 2.0;
+
 bool SameMeasureAcrossRanks(double a, double b) {
-  return std::abs(a - b) <= 1e-12 ||
-         std::abs(a - b) <= 1e-4 * std::max(std::abs(a), std::abs(b));
+  const double larger = std::max(std::abs(a), std::abs(b));
+  const double smaller = std::min(std::abs(a), std::abs(b));
+  return std::abs(a - b) <= 1e-10 || std::abs(a - b) <= 1e-4 * larger ||
+         (larger <= kNoiseMeasure && larger <= kNoiseFactor * smaller);
 }
 
 bool AnswerAtTolerance(const nlohmann::json& status) {
