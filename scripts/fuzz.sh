@@ -16,8 +16,15 @@ cd "$(dirname "$0")/.."
 scripts/install_deps.sh --fuzz
 seconds=${1:-60}
 build_dir=build-fuzz
+launcher=()
+if command -v ccache >/dev/null; then
+  # As in scripts/test.sh: paths hashed relative to the checkout, so a fresh clone hits the cache.
+  export CCACHE_BASEDIR=$PWD
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
 CC=clang-14 CXX=clang++-14 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DFCSN_SANITIZE=ON -DFCSN_BUILD_FUZZ=ON -DFCSN_BUILD_BENCHMARKS=OFF -DFCSN_BUILD_EXAMPLES=OFF >/dev/null
+  -DFCSN_SANITIZE=ON -DFCSN_BUILD_FUZZ=ON -DFCSN_BUILD_BENCHMARKS=OFF -DFCSN_BUILD_EXAMPLES=OFF \
+  ${launcher[@]+"${launcher[@]}"} >/dev/null
 cmake --build "$build_dir" -j"$(nproc)" --target fclib_reader_fuzzer fclib_structure_fuzzer fclib_fuzz_seeds \
   solver_fuzzer
 cd "$build_dir"
