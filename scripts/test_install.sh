@@ -15,8 +15,15 @@ cd "$(dirname "$0")/.."
 build_dir=${1:-build}
 if [[ "$build_dir" == "--shared" ]]; then
   build_dir=build-shared
+  launcher=()
+  if command -v ccache >/dev/null; then
+    # As in scripts/test.sh: paths hashed relative to the checkout (a fresh clone hits the cache).
+    export CCACHE_BASEDIR=$PWD
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  fi
   cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
-    -DFCSN_BUILD_TESTS=OFF -DFCSN_BUILD_BENCHMARKS=OFF -DFCSN_BUILD_EXAMPLES=OFF >/dev/null
+    -DFCSN_BUILD_TESTS=OFF -DFCSN_BUILD_BENCHMARKS=OFF -DFCSN_BUILD_EXAMPLES=OFF \
+    ${launcher[@]+"${launcher[@]}"} >/dev/null
   cmake --build "$build_dir" -j"$(nproc)"
 fi
 
