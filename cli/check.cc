@@ -48,8 +48,7 @@ void RunCheck(const CheckArgs& args) {
   std::string q_free_error;
   const bool has_q_free =
       ComputeQFreeNorm(problem, &q_free_norm, &q_free_error);
-  const ErrorMeasures e =
-      ComputeErrorMeasures(problem, solution.v, solution.r);
+  const ErrorMeasures e = ComputeErrorMeasures(problem, solution.v, solution.r);
   const bool converged = e.Converged(args.tol);
   // Distance of a stored u to H^T v + w (u itself is never used by the
   // measures).
@@ -105,8 +104,7 @@ void RunCheck(const CheckArgs& args) {
     std::cout << "s_u:           " << Format(e.velocity_scale)
               << "   scale of u (round-off floor s_eps "
               << Format(e.velocity_floor)
-              << (e.floor_from_diagonal ? ", from diag(M): M not regular"
-                                        : "")
+              << (e.floor_from_diagonal ? ", from diag(M): M not regular" : "")
               << ")\n";
     if (has_q_free) {
       std::cout << "e_nat:         " << Format(e.e_nat)

@@ -2,7 +2,6 @@
 
 #include <hdf5.h>
 #include <sys/stat.h>
-
 #include <unistd.h>
 
 #include <cerrno>

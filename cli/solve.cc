@@ -346,8 +346,8 @@ std::string SolveFile(const SolveArgs& args,
     std::string error;
     WriteOptions write;
     write.title = info.title;
-    write.description = "solved by fcsn solve (" +
-                        std::string(ToString(summary.status)) + ")";
+    write.description =
+        "solved by fcsn solve (" + std::string(ToString(summary.status)) + ")";
     if (!WriteGlobalProblem(
             args.output, problem, &solution, nullptr, &error, write)) {
       FailBadInput(error);

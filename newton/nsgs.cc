@@ -172,9 +172,8 @@ bool CheckEnds(const CheckContext& context,
                SolverStatus::kNumericalIssue,
                "NSGS: non-finite error after " + after);
   }
-  result->errors =
-      ComputeErrorMeasures(
-          context.problem, *v, r, context.m_solve, context.q_free_norm);
+  result->errors = ComputeErrorMeasures(
+      context.problem, *v, r, context.m_solve, context.q_free_norm);
   if (context.on_check && !context.on_check(k, result->errors)) {
     return End(result,
                SolverStatus::kAborted,

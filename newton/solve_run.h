@@ -86,11 +86,8 @@ inline ErrorMeasures Measure(SolveRun* run) {
                                    run->m_solve,
                                    run->scaling.q_free_norm);
   }
-  return ComputeErrorMeasures(*run->problem,
-                              run->v,
-                              run->r,
-                              run->m_solve,
-                              run->scaling.q_free_norm);
+  return ComputeErrorMeasures(
+      *run->problem, run->v, run->r, run->m_solve, run->scaling.q_free_norm);
 }
 
 // The measures of the returned point into run->summary, and a note in its

@@ -201,8 +201,9 @@ class SelfContainedFactors {
     lu_.factorize(M_);
     has_lu_ = lu_.info() == Eigen::Success;
     if (!has_lu_)
-      failure_ = "M is singular (LU factorization failed: " +
-                 lu_.lastErrorMessage() + ")";
+      failure_ =
+          "M is singular (LU factorization failed: " + lu_.lastErrorMessage() +
+          ")";
   }
 
   const SparseMatrix& M_;
@@ -297,8 +298,8 @@ double VelocityFloor(const GlobalProblem& p,
                      const MSolveFunction& m_solve,
                      bool* from_diagonal) {
   Eigen::VectorXd x;
-  *from_diagonal = !(m_solve && m_solve(b, &x) && x.size() == p.n() &&
-                     x.allFinite());
+  *from_diagonal =
+      !(m_solve && m_solve(b, &x) && x.size() == p.n() && x.allFinite());
   if (*from_diagonal) {
     const Eigen::VectorXd d = AbsDiagonal(p, products);
     x = Eigen::VectorXd::Zero(p.n());
@@ -343,9 +344,8 @@ ErrorMeasures Measures(const GlobalProblem& p,
       return Eigen::Vector3d(x - K.Project(x));
     });
     // ||y - P_K*(y)|| = ||P_K(-y)||
-    dual[a] = ScaledNorm(u_hat_a, [&K](const Eigen::Vector3d& y) {
-      return K.Project(-y);
-    });
+    dual[a] = ScaledNorm(
+        u_hat_a, [&K](const Eigen::Vector3d& y) { return K.Project(-y); });
     natural[a] = NaturalMapNorm(K, r_a, u_hat_a);
   }
   const double r_norm = r.blueNorm();
@@ -356,8 +356,8 @@ ErrorMeasures Measures(const GlobalProblem& p,
   // products of tiny reactions and velocities would underflow.
   double comp = 0.0;
   for (int a = 0; r_norm > 0.0 && s_u > 0.0 && a < nc; ++a) {
-    comp += std::abs((r.segment<3>(3 * a) / r_norm)
-                         .dot(u_hat.segment<3>(3 * a) / s_u));
+    comp += std::abs(
+        (r.segment<3>(3 * a) / r_norm).dot(u_hat.segment<3>(3 * a) / s_u));
   }
   const double eq_residual = balance.blueNorm();
   const double nat_residual = natural.blueNorm();

@@ -1,9 +1,8 @@
 #include "test_util.h"
 
-#include <Eigen/LU>
-
 #include <unistd.h>
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>

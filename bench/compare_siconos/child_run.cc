@@ -287,8 +287,7 @@ RepResult Judge(const WireResult& w,
   out.self_converged =
       out.status == "siconos-converged" ||
       out.status == fcsn::ToString(fcsn::SolverStatus::kConverged);
-  const fcsn::ErrorMeasures e =
-      fcsn::ComputeErrorMeasures(problem, v, r);
+  const fcsn::ErrorMeasures e = fcsn::ComputeErrorMeasures(problem, v, r);
   out.error = e.Worst();
   out.e_nat = e.e_nat;
   out.e_eq = e.e_eq;

@@ -27,13 +27,13 @@ using fcsn::property::Policy;
 struct Tally {
   int cases = 0;
   int converged = 0;
-  int criterion = 0;   // converged, the checker disagrees
-  int friction = 0;    // converged, a slip not opposed
-  int other = 0;       // finite or message violations
-  int rescaled = 0;    // rescaled pairs compared
-  int changed = 0;     // verdict changed with the units
-  int bit_exact = 0;   // same counts and bits up to the units
-  int violating = 0;   // cases with any violation
+  int criterion = 0;  // converged, the checker disagrees
+  int friction = 0;   // converged, a slip not opposed
+  int other = 0;      // finite or message violations
+  int rescaled = 0;   // rescaled pairs compared
+  int changed = 0;    // verdict changed with the units
+  int bit_exact = 0;  // same counts and bits up to the units
+  int violating = 0;  // cases with any violation
   double seconds = 0;
   std::map<std::string, int> statuses;  // not converged, by status
 };
@@ -62,8 +62,12 @@ fcsn::property::UnitExponents ExponentsFor(int seed) {
   return {wrap(7 * seed + 3), wrap(13 * seed + 5), wrap(29 * seed + 11)};
 }
 
-void Run(Family family, const Policy& policy, int seed, int listed,
-         Tally* t, std::vector<std::string>* examples) {
+void Run(Family family,
+         const Policy& policy,
+         int seed,
+         int listed,
+         Tally* t,
+         std::vector<std::string>* examples) {
   using namespace fcsn::property;
   const GeneratedCase c = MakeCase(family, seed);
   const fcsn::SolverOptions options =
@@ -72,8 +76,9 @@ void Run(Family family, const Policy& policy, int seed, int listed,
   const Outcome out = SolveAndCheck(c.problem, options);
   const RescaleComparison r =
       CompareRescaled(c.problem, options, out, ExponentsFor(seed));
-  t->seconds += std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start).count();
+  t->seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ++t->cases;
   if (out.summary.IsConverged()) {
     ++t->converged;
@@ -97,24 +102,34 @@ void Run(Family family, const Policy& policy, int seed, int listed,
   const bool bad = !out.violations.empty() || (r.compared && !r.same_status);
   t->violating += bad;
   if (bad && t->violating <= listed) {
-    examples->push_back(std::string(policy.name) + " on " + c.description +
-                        ": " + Describe(out.violations) +
-                        (r.compared && !r.same_status
-                             ? " verdict changed: " + r.detail
-                             : ""));
+    examples->push_back(
+        std::string(policy.name) + " on " + c.description + ": " +
+        Describe(out.violations) +
+        (r.compared && !r.same_status ? " verdict changed: " + r.detail : ""));
   }
 }
 
 void PrintRow(const char* policy, const char* family, const Tally& t) {
   std::string others;
   for (const auto& [status, count] : t.statuses) {
-    others += (others.empty() ? "" : ", ") + status + " " +
-              std::to_string(count);
+    others +=
+        (others.empty() ? "" : ", ") + status + " " + std::to_string(count);
   }
-  std::printf("| %s | %s | %d | %d | %d | %d | %d | %d/%d | %d/%d | %s | %.2f |\n",
-              policy, family, t.cases, t.converged, t.criterion, t.friction,
-              t.other, t.changed, t.rescaled, t.bit_exact, t.rescaled,
-              others.empty() ? "-" : others.c_str(), t.seconds);
+  std::printf(
+      "| %s | %s | %d | %d | %d | %d | %d | %d/%d | %d/%d | %s | %.2f |\n",
+      policy,
+      family,
+      t.cases,
+      t.converged,
+      t.criterion,
+      t.friction,
+      t.other,
+      t.changed,
+      t.rescaled,
+      t.bit_exact,
+      t.rescaled,
+      others.empty() ? "-" : others.c_str(),
+      t.seconds);
 }
 
 }  // namespace
@@ -133,8 +148,7 @@ int main(int argc, char** argv) {
     for (Family family : kAllFamilies) {
       Tally t;
       for (int s = 0; s < args.cases; ++s) {
-        Run(family, policy, args.first_seed + s, args.examples, &t,
-            &examples);
+        Run(family, policy, args.first_seed + s, args.examples, &t, &examples);
       }
       PrintRow(policy.name, ToString(family), t);
       all.cases += t.cases;

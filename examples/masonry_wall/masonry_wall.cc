@@ -29,8 +29,8 @@
 //     wall.Advance(solution);                  // theta-method update
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -80,7 +80,7 @@ struct Settings {
   // of x_{k-1}; the exported /guesses/1 stays x_{k-1}.
   bool extrapolate_guess = false;
   // Outputs.
-  std::string log_path;            // "": no CSV log
+  std::string log_path;           // "": no CSV log
   std::string export_dir;         // "": no FCLib export
   std::vector<int> export_steps;  // empty: the 50 LowWall_FEM counters
   bool skip_naming = false;       // name the exported files i00000

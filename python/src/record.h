@@ -61,10 +61,9 @@ inline void AppendDefaults(const py::object& type) {
     const std::string name = pair[0].cast<std::string>();
     if (name.front() == '_' || !py::isinstance(pair[1], property)) continue;
     const py::object value = defaults.attr(name.c_str());
-    const bool scalar = py::isinstance<py::bool_>(value) ||
-                        py::isinstance<py::int_>(value) ||
-                        py::isinstance<py::float_>(value) ||
-                        py::isinstance<py::str>(value);
+    const bool scalar =
+        py::isinstance<py::bool_>(value) || py::isinstance<py::int_>(value) ||
+        py::isinstance<py::float_>(value) || py::isinstance<py::str>(value);
     if (!scalar) continue;
     const py::object doc = pair[1].attr("__doc__");
     const std::string text = doc.is_none() ? "" : doc.cast<std::string>();

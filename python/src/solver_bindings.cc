@@ -473,8 +473,12 @@ void WriteFclib(const std::string& path,
   options.title = title;
   options.description = description;
   std::string error;
-  Require(WriteGlobalProblem(path, problem, solution.is_none() ? nullptr : &s,
-                             nullptr, &error, options),
+  Require(WriteGlobalProblem(path,
+                             problem,
+                             solution.is_none() ? nullptr : &s,
+                             nullptr,
+                             &error,
+                             options),
           error);
 }
 
@@ -482,12 +486,12 @@ void WriteFclib(const std::string& path,
 Solution SolutionOf(const std::string& what, const py::tuple& parts) {
   Require(parts.size() == 3, what + " must be (v, u, r)");
   Solution s;
-  const auto copy = [&](const char* name, const py::handle& x,
-                        Eigen::VectorXd* out) {
-    const VectorView view =
-        Values(what + " " + name, py::reinterpret_borrow<py::array>(x));
-    *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
-  };
+  const auto copy =
+      [&](const char* name, const py::handle& x, Eigen::VectorXd* out) {
+        const VectorView view =
+            Values(what + " " + name, py::reinterpret_borrow<py::array>(x));
+        *out = Eigen::Map<const Eigen::VectorXd>(view.data, view.size);
+      };
   copy("v", parts[0], &s.v);
   if (!parts[1].is_none()) copy("u", parts[1], &s.u);
   copy("r", parts[2], &s.r);
@@ -521,7 +525,8 @@ py::tuple Extrapolate(const py::tuple& older, const py::tuple& previous) {
 }  // namespace
 
 void BindSolver(py::module_& m) {
-  py::class_<PySolver>(m, "Solver",
+  py::class_<PySolver>(m,
+                       "Solver",
                        "The C++ part of fcsn.Solver, which prepares its "
                        "arguments: use fcsn.Solver.")
       .def(py::init<const SolverOptions&>(),

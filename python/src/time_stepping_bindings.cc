@@ -21,7 +21,8 @@ namespace fcsn::python {
 namespace {
 
 namespace py = pybind11;
-using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
+using DoubleArray =
+    py::array_t<double, py::array::c_style | py::array::forcecast>;
 using IntArray = py::array_t<int, py::array::c_style | py::array::forcecast>;
 
 void Require(bool condition, const std::string& message) {
@@ -53,8 +54,8 @@ SparseMatrix CscCopy(const char* name, const py::tuple& parts) {
               what + "row indices must be in range, sorted and unique");
     }
   }
-  return Eigen::Map<const SparseMatrix>(rows, cols, ptr[cols], ptr, index,
-                                        data.data());
+  return Eigen::Map<const SparseMatrix>(
+      rows, cols, ptr[cols], ptr, index, data.data());
 }
 
 Eigen::VectorXd Vector(const DoubleArray& x) {
@@ -67,9 +68,9 @@ py::array_t<double> ToNumpy(const Eigen::VectorXd& x) {
 }
 
 void RequireSizes(bool ok, const MoreauJean& stepper) {
-  Require(ok, "a vector does not have the size n = " +
-                  std::to_string(stepper.n()) +
-                  " (3 nc for H's columns, nc for the gaps)");
+  Require(ok,
+          "a vector does not have the size n = " + std::to_string(stepper.n()) +
+              " (3 nc for H's columns, nc for the gaps)");
 }
 
 // Forms the stepper from options and matrices; K and C may be None.
@@ -87,19 +88,19 @@ void Setup(MoreauJean* stepper,
 // (data, indices, indptr, rows, cols) copies of M^.
 py::tuple IterationMatrix(const MoreauJean& stepper) {
   const SparseMatrix& a = stepper.iteration_matrix();
-  return py::make_tuple(
-      py::array_t<double>(a.nonZeros(), a.valuePtr()),
-      py::array_t<int>(a.nonZeros(), a.innerIndexPtr()),
-      py::array_t<int>(a.outerSize() + 1, a.outerIndexPtr()),
-      a.rows(),
-      a.cols());
+  return py::make_tuple(py::array_t<double>(a.nonZeros(), a.valuePtr()),
+                        py::array_t<int>(a.nonZeros(), a.innerIndexPtr()),
+                        py::array_t<int>(a.outerSize() + 1, a.outerIndexPtr()),
+                        a.rows(),
+                        a.cols());
 }
 
 }  // namespace
 
 void BindTimeStepping(py::module_& m) {
   py::class_<MoreauJeanOptions>(
-      m, "MoreauJeanOptions",
+      m,
+      "MoreauJeanOptions",
       "h, theta, rayleigh_alpha, rayleigh_beta of the theta-method "
       "(fcsn/time_stepping.h); see fcsn.MoreauJean.")
       .def(py::init<>())
@@ -108,7 +109,8 @@ void BindTimeStepping(py::module_& m) {
       .def_readwrite("rayleigh_alpha", &MoreauJeanOptions::rayleigh_alpha)
       .def_readwrite("rayleigh_beta", &MoreauJeanOptions::rayleigh_beta);
   py::class_<MoreauJean>(
-      m, "MoreauJean",
+      m,
+      "MoreauJean",
       "fcsn::MoreauJean (fcsn/time_stepping.h), the theta-method step "
       "problem; python/fcsn wraps it as fcsn.MoreauJean.")
       .def(py::init<>())
@@ -117,46 +119,63 @@ void BindTimeStepping(py::module_& m) {
       .def("iteration_matrix",
            &IterationMatrix,
            "(data, indices, indptr, rows, cols) copies of M^.")
-      .def("external_impulse",
-           [](const MoreauJean& s, const DoubleArray& begin, const DoubleArray& end) {
-             Eigen::VectorXd p;
-             RequireSizes(s.ExternalImpulse(Vector(begin), Vector(end), &p), s);
-             return ToNumpy(p);
-           },
-           "p = h ((1-theta) F_begin + theta F_end).")
-      .def("free_term",
-           [](const MoreauJean& s, const DoubleArray& q, const DoubleArray& v,
-              const DoubleArray& impulse) {
-             Eigen::VectorXd f;
-             RequireSizes(s.FreeTerm(Vector(q), Vector(v), Vector(impulse), &f), s);
-             return ToNumpy(f);
-           },
-           "f^ of the step from (q, v) and the impulse.")
-      .def("gap_free_term",
-           [](const MoreauJean& s, const py::tuple& H, const DoubleArray& gaps,
-              const DoubleArray& q, const DoubleArray& v) {
-             Eigen::VectorXd w;
-             RequireSizes(s.GapFreeTerm(CscCopy("H", H), Vector(gaps), Vector(q),
-                                        Vector(v), &w),
-                          s);
-             return ToNumpy(w);
-           },
-           "w of the step from (H parts, gaps, q, v).")
-      .def("predicted_displacement",
-           [](const MoreauJean& s, const DoubleArray& q, const DoubleArray& v) {
-             Eigen::VectorXd q_tilde;
-             RequireSizes(s.PredictedDisplacement(Vector(q), Vector(v), &q_tilde), s);
-             return ToNumpy(q_tilde);
-           },
-           "q~ = q + (1-theta) h v.")
-      .def("advance",
-           [](const MoreauJean& s, const DoubleArray& v_next, const DoubleArray& q,
-              const DoubleArray& v) {
-             Eigen::VectorXd q_new = Vector(q), v_new = Vector(v);
-             RequireSizes(s.Advance(Vector(v_next), &q_new, &v_new), s);
-             return py::make_tuple(ToNumpy(q_new), ToNumpy(v_new));
-           },
-           "(q_next, v_next) after the solve.");
+      .def(
+          "external_impulse",
+          [](const MoreauJean& s,
+             const DoubleArray& begin,
+             const DoubleArray& end) {
+            Eigen::VectorXd p;
+            RequireSizes(s.ExternalImpulse(Vector(begin), Vector(end), &p), s);
+            return ToNumpy(p);
+          },
+          "p = h ((1-theta) F_begin + theta F_end).")
+      .def(
+          "free_term",
+          [](const MoreauJean& s,
+             const DoubleArray& q,
+             const DoubleArray& v,
+             const DoubleArray& impulse) {
+            Eigen::VectorXd f;
+            RequireSizes(s.FreeTerm(Vector(q), Vector(v), Vector(impulse), &f),
+                         s);
+            return ToNumpy(f);
+          },
+          "f^ of the step from (q, v) and the impulse.")
+      .def(
+          "gap_free_term",
+          [](const MoreauJean& s,
+             const py::tuple& H,
+             const DoubleArray& gaps,
+             const DoubleArray& q,
+             const DoubleArray& v) {
+            Eigen::VectorXd w;
+            RequireSizes(
+                s.GapFreeTerm(
+                    CscCopy("H", H), Vector(gaps), Vector(q), Vector(v), &w),
+                s);
+            return ToNumpy(w);
+          },
+          "w of the step from (H parts, gaps, q, v).")
+      .def(
+          "predicted_displacement",
+          [](const MoreauJean& s, const DoubleArray& q, const DoubleArray& v) {
+            Eigen::VectorXd q_tilde;
+            RequireSizes(
+                s.PredictedDisplacement(Vector(q), Vector(v), &q_tilde), s);
+            return ToNumpy(q_tilde);
+          },
+          "q~ = q + (1-theta) h v.")
+      .def(
+          "advance",
+          [](const MoreauJean& s,
+             const DoubleArray& v_next,
+             const DoubleArray& q,
+             const DoubleArray& v) {
+            Eigen::VectorXd q_new = Vector(q), v_new = Vector(v);
+            RequireSizes(s.Advance(Vector(v_next), &q_new, &v_new), s);
+            return py::make_tuple(ToNumpy(q_new), ToNumpy(v_new));
+          },
+          "(q_next, v_next) after the solve.");
 }
 
 }  // namespace fcsn::python

@@ -48,12 +48,12 @@ TEST_F(ExampleOutputsTest, MasonryWallCreatesItsFoldersAndLogsOnlyWhenAsked) {
   EXPECT_TRUE(RunDirIsEmpty());
   const std::string vtk = root_ + "/pictures/wall";
   const std::string exported = root_ + "/steps/fclib";
-  ASSERT_EQ(RunExampleIn(run_dir_,
-                         "masonry_wall",
-                         "--coarse --steps 2 --vtk " + vtk + " --export-dir " +
-                             exported +
-                             " --export-steps 2 --skip-naming-solve"),
-            0);
+  ASSERT_EQ(
+      RunExampleIn(run_dir_,
+                   "masonry_wall",
+                   "--coarse --steps 2 --vtk " + vtk + " --export-dir " +
+                       exported + " --export-steps 2 --skip-naming-solve"),
+      0);
   EXPECT_TRUE(fs::exists(vtk + "/wall.pvd"));
   EXPECT_FALSE(fs::is_empty(exported));
   EXPECT_TRUE(RunDirIsEmpty());
@@ -72,9 +72,9 @@ TEST_F(ExampleOutputsTest, ElasticBarCreatesItsFolderAndLogsOnlyWhenAsked) {
   ASSERT_EQ(RunExampleIn(run_dir_, "elastic_bar", small), 0);
   EXPECT_TRUE(RunDirIsEmpty());
   const std::string exported = root_ + "/bar/fclib";
-  ASSERT_EQ(
-      RunExampleIn(run_dir_, "elastic_bar", small + " --export-dir " + exported),
-      0);
+  ASSERT_EQ(RunExampleIn(
+                run_dir_, "elastic_bar", small + " --export-dir " + exported),
+            0);
   EXPECT_FALSE(fs::is_empty(exported));
   EXPECT_TRUE(RunDirIsEmpty());
 }

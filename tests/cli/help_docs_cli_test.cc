@@ -32,7 +32,8 @@ std::set<std::string> HelpOptions(const std::string& help) {
 // starts it to the first blank line.
 std::set<std::string> ReadmeSolveSynopsis(const std::string& readme) {
   std::set<std::string> options;
-  const std::string::size_type start = readme.find("build/bin/fcsn solve FILE...");
+  const std::string::size_type start =
+      readme.find("build/bin/fcsn solve FILE...");
   if (start == std::string::npos) return options;
   const std::string block =
       readme.substr(start, readme.find("\n\n", start) - start);
@@ -52,14 +53,17 @@ TEST(HelpDocsTest, ReadmeSynopsisListsEveryOptionOfSolveHelp) {
   ASSERT_GT(from_help.size(), 10u) << help.out;  // the parse found the options
   const std::set<std::string> from_readme =
       ReadmeSolveSynopsis(Slurp(std::string(FCSN_SOURCE_DIR) + "/README.md"));
-  ASSERT_FALSE(from_readme.empty()) << "no `fcsn solve FILE...` synopsis in README.md";
+  ASSERT_FALSE(from_readme.empty())
+      << "no `fcsn solve FILE...` synopsis in README.md";
   for (const std::string& option : from_help) {
     EXPECT_EQ(from_readme.count(option), 1u)
-        << option << " is in `fcsn solve --help` but not in the README's synopsis";
+        << option
+        << " is in `fcsn solve --help` but not in the README's synopsis";
   }
   for (const std::string& option : from_readme) {
     EXPECT_EQ(from_help.count(option), 1u)
-        << option << " is in the README's synopsis but not in `fcsn solve --help`";
+        << option
+        << " is in the README's synopsis but not in `fcsn solve --help`";
   }
 }
 

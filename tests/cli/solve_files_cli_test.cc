@@ -44,9 +44,9 @@ class SolveFilesCliTest : public ::testing::Test {
 };
 
 TEST_F(SolveFilesCliTest, BadFilesGetTheirRowAndTheOthersAreSolved) {
-  const RunResult r = RunFcsn("solve " + SharedProblem("GFC3D_Example0.hdf5") +
-                              " " + garbage_ + " " + missing_ + " " +
-                              SharedProblem("CubeH8.hdf5"));
+  const RunResult r =
+      RunFcsn("solve " + SharedProblem("GFC3D_Example0.hdf5") + " " + garbage_ +
+              " " + missing_ + " " + SharedProblem("CubeH8.hdf5"));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   const std::vector<std::string> rows = Lines(r.out);
   ASSERT_EQ(rows.size(), 5u) << r.out;  // the header and one row per file
@@ -67,9 +67,8 @@ TEST_F(SolveFilesCliTest, BadFilesGetTheirRowAndTheOthersAreSolved) {
 }
 
 TEST_F(SolveFilesCliTest, JsonGivesOneObjectPerFileBadOnesIncluded) {
-  const RunResult r =
-      RunFcsn("solve --json --no-history " + garbage_ + " " +
-              SharedProblem("CubeH8.hdf5"));
+  const RunResult r = RunFcsn("solve --json --no-history " + garbage_ + " " +
+                              SharedProblem("CubeH8.hdf5"));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   const std::vector<std::string> lines = Lines(r.out);
   ASSERT_EQ(lines.size(), 2u) << r.out;
@@ -83,9 +82,8 @@ TEST_F(SolveFilesCliTest, JsonGivesOneObjectPerFileBadOnesIncluded) {
 // Bad input outranks a solve that did not converge, which outranks success,
 // whatever the order of the files.
 TEST_F(SolveFilesCliTest, ExitCodeIsTheWorstOutcome) {
-  const std::string unconverged =
-      "--solver nsn --max-iter 1 --tol 1e-12 " +
-      SharedProblem("Box_Stacks-i0122-82-5.hdf5");
+  const std::string unconverged = "--solver nsn --max-iter 1 --tol 1e-12 " +
+                                  SharedProblem("Box_Stacks-i0122-82-5.hdf5");
   const std::string good = SharedProblem("CubeH8.hdf5");
   EXPECT_EQ(RunFcsn("solve " + unconverged + " " + good).exit_code, 1);
   EXPECT_EQ(RunFcsn("solve " + unconverged + " " + garbage_).exit_code, 2);
@@ -105,8 +103,7 @@ TEST_F(SolveFilesCliTest, UnwritableOutputIsRefusedBeforeTheSolve) {
     ASSERT_EQ(Lines(r.err).size(), 1u) << r.err;
     EXPECT_THAT(r.err, HasSubstr(output + ": cannot write the file"));
   }
-  const RunResult ok =
-      RunFcsn("solve --output " + dir_ + "/out.hdf5 " + input);
+  const RunResult ok = RunFcsn("solve --output " + dir_ + "/out.hdf5 " + input);
   EXPECT_EQ(ok.exit_code, 0) << ok.out << ok.err;
   int entries = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir_)) {

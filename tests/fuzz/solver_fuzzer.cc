@@ -37,14 +37,12 @@ constexpr double kTimeLimitSeconds = 0.5;
 constexpr int kMaxBinade = 46;
 constexpr double kMantissaScale = 1.0 / 65536.0;
 constexpr std::array<double, 5> kFrictionValues = {0.0, 1e-6, 0.3, 1.0, 1e6};
-constexpr std::array<double, 5> kTolerances = {1e-4, 1e-6, 1e-8, 1e-10,
-                                               1e-12};
+constexpr std::array<double, 5> kTolerances = {1e-4, 1e-6, 1e-8, 1e-10, 1e-12};
 
 double Value(FuzzedDataProvider& in) {
-  const double mantissa =
-      in.ConsumeIntegral<std::int16_t>() * kMantissaScale;
-  return std::ldexp(mantissa, in.ConsumeIntegralInRange(-kMaxBinade,
-                                                        kMaxBinade));
+  const double mantissa = in.ConsumeIntegral<std::int16_t>() * kMantissaScale;
+  return std::ldexp(mantissa,
+                    in.ConsumeIntegralInRange(-kMaxBinade, kMaxBinade));
 }
 
 double Positive(FuzzedDataProvider& in) {
@@ -77,7 +75,8 @@ fcsn::SparseMatrix DecodeM(FuzzedDataProvider& in, int n) {
     const int entries = in.ConsumeIntegralInRange(0, 2 * n);
     for (int k = 0; k < entries; ++k) {
       at.emplace_back(in.ConsumeIntegralInRange(0, n - 1),
-                      in.ConsumeIntegralInRange(0, n - 1), Value(in));
+                      in.ConsumeIntegralInRange(0, n - 1),
+                      Value(in));
     }
     fcsn::SparseMatrix a(n, n);
     a.setFromTriplets(at.begin(), at.end());
@@ -95,7 +94,8 @@ void DecodeContact(FuzzedDataProvider& in, int n, int a, Triplets* h) {
     const int entries = in.ConsumeIntegralInRange(1, kMaxEntriesPerColumn * 3);
     for (int k = 0; k < entries; ++k) {
       h->emplace_back(in.ConsumeIntegralInRange(0, n - 1),
-                      3 * a + in.ConsumeIntegralInRange(0, 2), Value(in));
+                      3 * a + in.ConsumeIntegralInRange(0, 2),
+                      Value(in));
     }
     return;
   }
@@ -147,16 +147,15 @@ Enum PickEnum(FuzzedDataProvider& in, const std::array<Enum, N>& all) {
 
 fcsn::SolverOptions DecodeOptions(FuzzedDataProvider& in) {
   using namespace fcsn;
-  const property::Policy& policy = property::kAllPolicies
-      [in.ConsumeIntegralInRange<std::size_t>(0,
-                                              property::kAllPolicies.size() -
-                                                  1)];
+  const property::Policy& policy =
+      property::kAllPolicies[in.ConsumeIntegralInRange<std::size_t>(
+          0, property::kAllPolicies.size() - 1)];
   property::Budget budget;
   budget.max_iterations = in.ConsumeIntegralInRange(1, kMaxIterations);
   budget.max_sweeps = in.ConsumeIntegralInRange(1, kMaxSweeps);
   budget.time_limit_seconds = kTimeLimitSeconds;
-  SolverOptions o = property::MakeOptions(
-      policy, in.PickValueInArray(kTolerances), budget);
+  SolverOptions o =
+      property::MakeOptions(policy, in.PickValueInArray(kTolerances), budget);
   o.formulation = PickEnum(in, kAllFormulations);
   o.line_search.type = PickEnum(in, kAllLineSearchTypes);
   o.line_search.on_failure = PickEnum(in, kAllLineSearchFailurePolicies);
@@ -176,8 +175,8 @@ void Dump(const GlobalProblem& p, const fcsn::property::Outcome& out) {
        << Eigen::MatrixXd(p.M) << "\nH\n"
        << Eigen::MatrixXd(p.H) << "\nf " << p.f.transpose() << "\nw "
        << p.w.transpose() << "\nmu " << p.mu.transpose() << "\nv "
-       << out.solution.v.transpose() << "\nr "
-       << out.solution.r.transpose() << "\n"
+       << out.solution.v.transpose() << "\nr " << out.solution.r.transpose()
+       << "\n"
        << out.summary.FullReport() << "\n";
   std::fputs(text.str().c_str(), stderr);
 }
@@ -193,10 +192,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   const fcsn::property::Outcome out =
       fcsn::property::SolveAndCheck(problem, options);
   if (!out.violations.empty()) {
-    std::fprintf(stderr, "invariant violated (%s, %s, tol %g, n %d, nc %d): %s\n",
+    std::fprintf(stderr,
+                 "invariant violated (%s, %s, tol %g, n %d, nc %d): %s\n",
                  fcsn::ToString(options.solver),
-                 fcsn::ToString(options.formulation), options.tolerance,
-                 problem.n(), problem.nc(),
+                 fcsn::ToString(options.formulation),
+                 options.tolerance,
+                 problem.n(),
+                 problem.nc(),
                  fcsn::property::Describe(out.violations).c_str());
     if (std::getenv("FCSN_FUZZ_DUMP") != nullptr) Dump(problem, out);
     std::abort();

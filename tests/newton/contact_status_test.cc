@@ -93,7 +93,7 @@ TEST(ContactResultsTest, LabelsReadBothSidesInAnyUnits) {
       {{1, -0.4999, 0}, {0, 1e-3, 0}, ContactStatus::kSlip},
       {{1, -0.4999, 0}, {0, 1e-12, 0}, ContactStatus::kStick},
       {{1, 0.1, 0.1}, {0, 0, 0}, ContactStatus::kStick},
-      {{1, 0, 0.5}, {0, 0, 0}, ContactStatus::kSlip},  // impending slip
+      {{1, 0, 0.5}, {0, 0, 0}, ContactStatus::kSlip},   // impending slip
       {{0, 0, 0}, {0, 0, 0}, ContactStatus::kTakeOff},  // grazing
       {{-1e-3, 0, 0}, {1, 0, 0}, ContactStatus::kTakeOff},
   };
@@ -104,8 +104,11 @@ TEST(ContactResultsTest, LabelsReadBothSidesInAnyUnits) {
       scales.velocity_floor = velocity;
       for (const Case& c : cases) {
         std::vector<ContactStatus> statuses;
-        ASSERT_TRUE(ClassifySolution(
-            p, OneContactSolution(c.r, c.u, force, velocity), scales, &statuses));
+        ASSERT_TRUE(
+            ClassifySolution(p,
+                             OneContactSolution(c.r, c.u, force, velocity),
+                             scales,
+                             &statuses));
         EXPECT_EQ(statuses[0], c.expected)
             << "r " << c.r.transpose() << ", u " << c.u.transpose()
             << ", force unit " << force << ", velocity unit " << velocity;

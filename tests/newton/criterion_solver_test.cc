@@ -256,9 +256,8 @@ TEST(CriterionSolverTest, ConvergedIsConfirmedWhereENatWasFooled) {
         ++runs;
         if (s.IsConverged()) {
           ++solved;
-          EXPECT_LE(DenseWorst(p, x.v, x.r), 1e-10)
-              << what << "\n"
-              << s.FullReport();
+          EXPECT_LE(DenseWorst(p, x.v, x.r), 1e-10) << what << "\n"
+                                                    << s.FullReport();
         } else {
           std::cout << "[ NOTE ] " << what << ": " << s.BriefReport() << "\n";
         }

@@ -105,9 +105,8 @@ TEST_P(NsgsSharedProblemTest, ReachesTolerance) {
   EXPECT_EQ(checks, result.error_checks);
 
   // The returned (r, v) is judged independently of the solver.
-  const ErrorMeasures errors =
-      ComputeErrorMeasures(
-          problem, v, r, delassus.m_solve(), delassus.q_free_norm());
+  const ErrorMeasures errors = ComputeErrorMeasures(
+      problem, v, r, delassus.m_solve(), delassus.q_free_norm());
   EXPECT_LE(errors.Worst(), kTolerance);
   EXPECT_DOUBLE_EQ(errors.Worst(), result.errors.Worst());
 
@@ -382,9 +381,8 @@ TEST(NsgsTest, SweepBudgetEndsWithMaxIterations) {
       RunNsgs(problem, delassus, NsgsOptions(), 1e-14, 3, Deadline(), &r, &v);
   EXPECT_EQ(result.status, SolverStatus::kMaxIterations);
   EXPECT_EQ(result.sweeps, 3);
-  const ErrorMeasures errors =
-      ComputeErrorMeasures(
-          problem, v, r, delassus.m_solve(), delassus.q_free_norm());
+  const ErrorMeasures errors = ComputeErrorMeasures(
+      problem, v, r, delassus.m_solve(), delassus.q_free_norm());
   EXPECT_DOUBLE_EQ(errors.Worst(), result.errors.Worst());
 }
 

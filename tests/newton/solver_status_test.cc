@@ -186,8 +186,8 @@ TEST(SolverStatusTest, SingularMIsReportedByEveryPolicy) {
     }
     EXPECT_TRUE(x.v.allFinite() && x.r.allFinite()) << s.FullReport();
     EXPECT_EQ(s.status == SolverStatus::kConverged,
-              ComputeErrorMeasures(problem, x.v, x.r).Converged(
-                  Options(type).tolerance))
+              ComputeErrorMeasures(problem, x.v, x.r)
+                  .Converged(Options(type).tolerance))
         << s.FullReport();
   }
 }

@@ -64,8 +64,8 @@ ErrorMeasures DenseMeasures(const GlobalProblem& p,
   }
   const Eigen::VectorXd b = M.cwiseAbs() * v.cwiseAbs() +
                             H.cwiseAbs() * r.cwiseAbs() + p.f.cwiseAbs();
-  const double s_u =
-      std::max({u_scale.norm(), u_hat.norm(), testing::DenseVelocityFloor(M, H, b)});
+  const double s_u = std::max(
+      {u_scale.norm(), u_hat.norm(), testing::DenseVelocityFloor(M, H, b)});
   auto ratio = [](double a, double b) { return b > 0 ? a / b : 0.0; };
   ErrorMeasures e;
   e.e_cone = ratio(std::sqrt(cone2), r.norm());
@@ -150,9 +150,8 @@ TEST(CriterionTest, FrictionlessAndNearlyUnboundedFriction) {
     EXPECT_EQ(e.Worst(), 0.0);
     const Eigen::Vector3d r_bad(1, 0.1, 0);
     const GlobalProblem q = OneContact(0.0, v - r_bad, zero);
-    EXPECT_NEAR(ComputeErrorMeasures(q, v, r_bad).e_cone,
-                0.1 / r_bad.norm(),
-                1e-15);
+    EXPECT_NEAR(
+        ComputeErrorMeasures(q, v, r_bad).e_cone, 0.1 / r_bad.norm(), 1e-15);
   }
   {  // mu = 1e6: K is nearly the half-space r_N >= 0 (a force 0.1 outside the
      // boundary in the tangential direction is only 1e-7 away from K), and a
@@ -165,8 +164,7 @@ TEST(CriterionTest, FrictionlessAndNearlyUnboundedFriction) {
     const GlobalProblem q = OneContact(mu, -r_out, zero);
     const ErrorMeasures e = ComputeErrorMeasures(q, zero, r_out);
     EXPECT_NEAR(e.e_cone, 0.1 / std::sqrt(1.0 + mu * mu) / r_out.norm(), 1e-15);
-    ExpectSameMeasures(
-        e, DenseMeasures(q, zero, r_out), 1e-9, 1e-14, "mu 1e6");
+    ExpectSameMeasures(e, DenseMeasures(q, zero, r_out), 1e-9, 1e-14, "mu 1e6");
     // Slip with the friction force opposed to the sliding velocity: exact.
     const Eigen::Vector3d v(0, 1e-3, 0), r_slip(1e-7, -0.1, 0);
     const GlobalProblem t = OneContact(mu, v - r_slip, zero);
@@ -186,8 +184,8 @@ TEST(CriterionTest, FrictionlessAndNearlyUnboundedFriction) {
 TEST(CriterionTest, ZeroScalesGiveZero) {
   const GlobalProblem p =
       OneContact(0.3, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
-  const ErrorMeasures e = ComputeErrorMeasures(
-      p, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  const ErrorMeasures e =
+      ComputeErrorMeasures(p, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
   EXPECT_EQ(e.e_cone, 0.0);
   EXPECT_EQ(e.e_dual, 0.0);
   EXPECT_EQ(e.e_comp, 0.0);
@@ -239,7 +237,8 @@ TEST(CriterionTest, RestingContactIsJudgedAgainstTheRoundOffFloor) {
   const Eigen::Vector3d f(-9.81e-3, 0, 0);  // gravity impulse over one step
   const GlobalProblem p = OneContact(0.3, f, Eigen::Vector3d::Zero());
   const Eigen::Vector3d r = -f;
-  const ErrorMeasures exact = ComputeErrorMeasures(p, Eigen::Vector3d::Zero(), r);
+  const ErrorMeasures exact =
+      ComputeErrorMeasures(p, Eigen::Vector3d::Zero(), r);
   EXPECT_EQ(exact.Worst(), 0.0) << exact.Describe();
   const double floor = kVelocityFloorFactor *
                        std::numeric_limits<double>::epsilon() * 2 * f.norm();
@@ -253,7 +252,8 @@ TEST(CriterionTest, RestingContactIsJudgedAgainstTheRoundOffFloor) {
 // A singular M (a floating body: M = K with a rigid-body mode) has no M^-1:
 // the floor uses diag(M), and the measures stay finite and unit-free.
 TEST(CriterionTest, SingularMUsesTheDiagonalFloor) {
-  GlobalProblem p = OneContact(0.3, Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d::Zero());
+  GlobalProblem p =
+      OneContact(0.3, Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d::Zero());
   Eigen::Matrix3d k;
   k << 1, -1, 0, -1, 1, 0, 0, 0, 1;  // singular: (1, 1, 0) is a null vector
   p.M = k.sparseView();
@@ -337,13 +337,13 @@ TEST(CriterionTest, MatchesTheDenseImplementationOnSharedProblems) {
     }
     // The solution meets the criterion, every perturbation fails it.
     const auto points = TestPoints(l);
-    EXPECT_TRUE(ComputeErrorMeasures(
-                    l.problem, points[0].first, points[0].second)
-                    .Converged(1e-9))
+    EXPECT_TRUE(
+        ComputeErrorMeasures(l.problem, points[0].first, points[0].second)
+            .Converged(1e-9))
         << l.file;
     for (size_t k = 1; k < points.size(); ++k) {
-      const ErrorMeasures e = ComputeErrorMeasures(
-          l.problem, points[k].first, points[k].second);
+      const ErrorMeasures e =
+          ComputeErrorMeasures(l.problem, points[k].first, points[k].second);
       EXPECT_FALSE(e.Converged(1e-6))
           << l.file << " point " << k << ": " << e.Describe();
     }
@@ -373,8 +373,7 @@ TEST(CriterionTest, InvariantUnderChangesOfUnits) {
       p.H *= s.delta;
       p.w *= s.delta * s.beta / s.alpha;
       for (const auto& [v, r] : TestPoints(l)) {
-        const ErrorMeasures base =
-            ComputeErrorMeasures(l.problem, v, r);
+        const ErrorMeasures base = ComputeErrorMeasures(l.problem, v, r);
         const ErrorMeasures scaled = ComputeErrorMeasures(
             p, v * (s.beta / s.alpha), r * (s.beta / s.delta));
         ExpectSameMeasures(base,

@@ -87,8 +87,7 @@ class ReferenceSolutionTest : public ::testing::TestWithParam<Reference> {
 
 TEST_P(ReferenceSolutionTest, IsConverged) {
   const Reference& ref = GetParam();
-  const ErrorMeasures e =
-      ComputeErrorMeasures(problem_, ref.v, ref.r);
+  const ErrorMeasures e = ComputeErrorMeasures(problem_, ref.v, ref.r);
   EXPECT_LE(e.e_nat, 1e-9);
   EXPECT_LE(e.Worst(), 1e-9);
   EXPECT_TRUE(e.Converged(1e-9));
@@ -118,8 +117,7 @@ TEST_P(ReferenceSolutionTest, OnePercentPerturbationOfRIsNotConverged) {
   EXPECT_GT(consistent.e_nat, 1e-7);
   EXPECT_FALSE(consistent.Converged(1e-9));
   // With the reference v kept, the equation M v = H r + f is violated.
-  const ErrorMeasures stale =
-      ComputeErrorMeasures(problem_, ref.v, r);
+  const ErrorMeasures stale = ComputeErrorMeasures(problem_, ref.v, r);
   EXPECT_GT(stale.e_eq, 1e-9);
   EXPECT_FALSE(stale.Converged(1e-9));
 }
@@ -203,8 +201,8 @@ TEST(ErrorMeasuresTest, ZeroDenominatorsBecomeOne) {
   std::string error;
   ASSERT_TRUE(ComputeQFreeNorm(p, &q, &error)) << error;
   EXPECT_EQ(q, 0.0);
-  const ErrorMeasures zero = ComputeErrorMeasures(
-      p, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  const ErrorMeasures zero =
+      ComputeErrorMeasures(p, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
   EXPECT_EQ(zero.e_nat, 0.0);
   EXPECT_EQ(zero.e_eq, 0.0);
   // v = (-1, 0, 0), r = 0: ||F_nat|| = 1 over 1, ||M v|| = 1.

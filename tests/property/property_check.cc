@@ -79,7 +79,9 @@ LVector DiagonalSolve(const LMatrix& m, const LVector& b) {
 // own factorization (sparse LDL^T without pivoting in a fill-reducing order,
 // every pivot > n eps max|d|): either floor is then its definition, and the
 // larger one is taken. Below the band M is singular for both.
-long double VelocityFloor(const LMatrix& m, const LMatrix& h, const LVector& b,
+long double VelocityFloor(const LMatrix& m,
+                          const LMatrix& h,
+                          const LVector& b,
                           bool* regular) {
   const long double eps = DBL_EPSILON;
   const auto norm_of = [&](const LVector& x) {
@@ -105,7 +107,8 @@ long double VelocityFloor(const LMatrix& m, const LMatrix& h, const LVector& b,
   return x.allFinite() ? std::max(norm_of(x), diagonal_floor) : diagonal_floor;
 }
 
-Evaluation Evaluate(const GlobalProblem& p, const Eigen::VectorXd& v_in,
+Evaluation Evaluate(const GlobalProblem& p,
+                    const Eigen::VectorXd& v_in,
                     const Eigen::VectorXd& r_in) {
   const LMatrix m = Dense(p.M), h = Dense(p.H);
   const LVector v = Long(v_in), f = Long(p.f), w = Long(p.w);
@@ -127,9 +130,10 @@ Evaluation Evaluate(const GlobalProblem& p, const Eigen::VectorXd& v_in,
                     h.cwiseAbs() * e.r.cwiseAbs() + f.cwiseAbs();
   CheckerMeasures& out = e.measures;
   out.s_eps = VelocityFloor(m, h, b, &out.m_regular);
-  out.s_u = std::max({(h.cwiseAbs().transpose() * v.cwiseAbs() +
-                       w.cwiseAbs()).norm(),
-                      e.u_hat.norm(), out.s_eps});
+  out.s_u =
+      std::max({(h.cwiseAbs().transpose() * v.cwiseAbs() + w.cwiseAbs()).norm(),
+                e.u_hat.norm(),
+                out.s_eps});
   e.r_norm = e.r.norm();
   out.e_cone = Ratio(std::sqrt(cone), e.r_norm);
   out.e_dual = Ratio(std::sqrt(dual), out.s_u);
@@ -145,9 +149,9 @@ std::string Numbers(const CheckerMeasures& m) {
   s.precision(3);
   s << "e_cone " << static_cast<double>(m.e_cone) << ", e_dual "
     << static_cast<double>(m.e_dual) << ", e_comp "
-    << static_cast<double>(m.e_comp) << ", e_eq "
-    << static_cast<double>(m.e_eq) << ", s_u " << static_cast<double>(m.s_u)
-    << ", s_eps " << static_cast<double>(m.s_eps)
+    << static_cast<double>(m.e_comp) << ", e_eq " << static_cast<double>(m.e_eq)
+    << ", s_u " << static_cast<double>(m.s_u) << ", s_eps "
+    << static_cast<double>(m.s_eps)
     << (m.m_regular ? "" : " (M singular: diagonal floor)");
   return s.str();
 }
@@ -161,8 +165,10 @@ std::string Numbers(const CheckerMeasures& m) {
 //   r_T·u_T            <= 5 T ||r|| s_u                       (opposition)
 //   mu r_N - ||r_T||   <= T ||r|| (3 s_u / (||u_T|| - T s_u) + 1 + mu)
 // at every contact with ||u_T|| > T s_u (boundary of the cone).
-void FrictionViolations(const GlobalProblem& p, const Evaluation& e,
-                        long double allowed, std::vector<Violation>* out) {
+void FrictionViolations(const GlobalProblem& p,
+                        const Evaluation& e,
+                        long double allowed,
+                        std::vector<Violation>* out) {
   const long double s_u = e.measures.s_u;
   for (int a = 0; a < p.nc(); ++a) {
     const long double ut = std::hypot(e.u[3 * a + 1], e.u[3 * a + 2]);
@@ -170,8 +176,8 @@ void FrictionViolations(const GlobalProblem& p, const Evaluation& e,
     const long double mu = p.mu[a];
     const long double rn = e.r[3 * a];
     const long double rt = std::hypot(e.r[3 * a + 1], e.r[3 * a + 2]);
-    const long double along = e.r[3 * a + 1] * e.u[3 * a + 1] +
-                              e.r[3 * a + 2] * e.u[3 * a + 2];
+    const long double along =
+        e.r[3 * a + 1] * e.u[3 * a + 1] + e.r[3 * a + 2] * e.u[3 * a + 2];
     const long double opposition = kOppositionBound * allowed * e.r_norm * s_u;
     std::ostringstream s;
     s.precision(3);
@@ -179,8 +185,8 @@ void FrictionViolations(const GlobalProblem& p, const Evaluation& e,
       s << "contact " << a << " (mu " << p.mu[a] << "): r_T.u_T "
         << static_cast<double>(along) << " > "
         << static_cast<double>(opposition) << ", ||u_T|| "
-        << static_cast<double>(ut) << " = "
-        << static_cast<double>(ut / s_u) << " s_u";
+        << static_cast<double>(ut) << " = " << static_cast<double>(ut / s_u)
+        << " s_u";
       out->push_back({"friction", s.str()});
       continue;
     }
@@ -211,7 +217,8 @@ double Allowed(const GlobalProblem& problem, double tol) {
          kRoundOffUnits * size * (1 + mu_max) * DBL_EPSILON;
 }
 
-CheckerMeasures Measure(const GlobalProblem& problem, const Eigen::VectorXd& v,
+CheckerMeasures Measure(const GlobalProblem& problem,
+                        const Eigen::VectorXd& v,
                         const Eigen::VectorXd& r) {
   return Evaluate(problem, v, r).measures;
 }
@@ -223,8 +230,9 @@ std::vector<Violation> CheckOutcome(const GlobalProblem& problem,
   std::vector<Violation> out;
   const SolverStatus status = summary.status;
   if (status != SolverStatus::kConverged && summary.message.empty()) {
-    out.push_back({"message", std::string("status ") + ToString(status) +
-                                  " with an empty message"});
+    out.push_back(
+        {"message",
+         std::string("status ") + ToString(status) + " with an empty message"});
   }
   if (status == SolverStatus::kInvalidInput) return out;
   const bool sized = solution.v.size() == problem.n() &&
@@ -232,9 +240,10 @@ std::vector<Violation> CheckOutcome(const GlobalProblem& problem,
                      solution.u.size() == problem.m();
   if (!sized || !AllFinite(solution.v) || !AllFinite(solution.r) ||
       !AllFinite(solution.u)) {
-    out.push_back({"finite", std::string("status ") + ToString(status) +
-                                 (sized ? ": non-finite (v, u, r)"
-                                        : ": (v, u, r) of the wrong size")});
+    out.push_back({"finite",
+                   std::string("status ") + ToString(status) +
+                       (sized ? ": non-finite (v, u, r)"
+                              : ": (v, u, r) of the wrong size")});
     return out;
   }
   if (status != SolverStatus::kConverged) return out;

@@ -60,9 +60,9 @@ double Allowed(const GlobalProblem& problem, double tol);
 
 struct CheckerMeasures {
   long double e_cone = 0, e_dual = 0, e_comp = 0, e_eq = 0;
-  long double s_u = 0;      // the velocity scale (with the floor)
-  long double s_eps = 0;    // the round-off floor alone
-  bool m_regular = true;    // x from M^-1 b (else the diagonal rule)
+  long double s_u = 0;    // the velocity scale (with the floor)
+  long double s_eps = 0;  // the round-off floor alone
+  bool m_regular = true;  // x from M^-1 b (else the diagonal rule)
   long double Worst() const;
 };
 

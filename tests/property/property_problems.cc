@@ -14,10 +14,10 @@ using Rng = std::mt19937_64;
 using Triplets = std::vector<Eigen::Triplet<double>>;
 
 // Size limits: small enough that every solve takes milliseconds.
-constexpr int kMaxNodes = 20;             // node families: n = 3 nodes <= 60
-constexpr int kMaxBodies = 8;             // rigid family: n = 6 bodies <= 48
-constexpr int kMaxContactsPerBody = 4;    // one interface's corners
-constexpr int kMaxPrimaryContacts = 12;   // + duplicates + empty <= 15
+constexpr int kMaxNodes = 20;            // node families: n = 3 nodes <= 60
+constexpr int kMaxBodies = 8;            // rigid family: n = 6 bodies <= 48
+constexpr int kMaxContactsPerBody = 4;   // one interface's corners
+constexpr int kMaxPrimaryContacts = 12;  // + duplicates + empty <= 15
 constexpr int kMaxDuplicates = 2;
 // Condition numbers of M aimed at (exponents of ten), 1 ... 1e14.
 constexpr std::array<double, 6> kConditionExponents = {0, 2, 4, 8, 11, 14};
@@ -38,8 +38,8 @@ constexpr double kDriveDecades = 2.0;
 constexpr double kFreeLoad = 0.1;
 
 enum class GapMode { kSeparating, kTouching, kPenetrating, kMixed };
-constexpr std::array<const char*, 4> kGapNames = {"separating", "touching",
-                                                  "penetrating", "mixed"};
+constexpr std::array<const char*, 4> kGapNames = {
+    "separating", "touching", "penetrating", "mixed"};
 
 double Uniform(Rng& rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(rng);
@@ -120,9 +120,10 @@ int NewContact(Rng& rng, const Choices& c, Draft* d) {
   d->mu.push_back(ContactMu(rng, c));
   d->g_normal.push_back(Uniform(rng, 0.1, 1.0));
   const double angle = Uniform(rng, 0.0, 2.0 * M_PI);
-  const double drive = d->g_normal.back() *
-                       LogUniform(rng, std::pow(10.0, -kDriveDecades),
-                                  std::pow(10.0, kDriveDecades));
+  const double drive =
+      d->g_normal.back() * LogUniform(rng,
+                                      std::pow(10.0, -kDriveDecades),
+                                      std::pow(10.0, kDriveDecades));
   d->g_tangent.emplace_back(drive * std::cos(angle), drive * std::sin(angle));
   const bool tangential_gap = UniformInt(rng, 0, 1) == 1;
   d->w.push_back(NormalGap(rng, c.gaps) * c.velocity_scale);
@@ -143,8 +144,11 @@ void AddBlock(int row, int contact, const Eigen::Matrix3d& block, Draft* d) {
 
 // Contacts on distinct nodes (3 dofs each); some between two nodes (H = R on
 // one, -R on the other). floor_nodes get the normal +z exactly.
-void AddNodeContacts(Rng& rng, const Choices& c, int nodes,
-                     const std::vector<int>& floor_nodes, bool floor_only,
+void AddNodeContacts(Rng& rng,
+                     const Choices& c,
+                     int nodes,
+                     const std::vector<int>& floor_nodes,
+                     bool floor_only,
                      Draft* d) {
   std::vector<int> order(nodes);
   for (int i = 0; i < nodes; ++i) order[i] = i;
@@ -163,8 +167,8 @@ void AddNodeContacts(Rng& rng, const Choices& c, int nodes,
                    : FrameAbout(rng, RandomUnit(rng));
     const int a = NewContact(rng, c, d);
     AddBlock(3 * node, a, frame, d);
-    const bool pair = !floor_only && next < order.size() &&
-                      UniformInt(rng, 0, 3) == 0;
+    const bool pair =
+        !floor_only && next < order.size() && UniformInt(rng, 0, 3) == 0;
     if (pair) AddBlock(3 * order[next++], a, -frame, d);
   }
 }
@@ -172,9 +176,8 @@ void AddNodeContacts(Rng& rng, const Choices& c, int nodes,
 // Rank-deficient H: exact copies of contacts (same columns, gap and mu); an
 // empty contact (no dof, u = w) with a gap that is not closing.
 void AddDuplicatesAndEmpty(Rng& rng, const Choices& c, Draft* d) {
-  const int duplicates = UniformInt(rng, 0, 3) == 0
-                             ? UniformInt(rng, 1, kMaxDuplicates)
-                             : 0;
+  const int duplicates =
+      UniformInt(rng, 0, 3) == 0 ? UniformInt(rng, 1, kMaxDuplicates) : 0;
   for (int k = 0; k < duplicates && d->nc() > 0; ++k) {
     const int source = UniformInt(rng, 0, d->nc() - 1);
     const int copy = d->nc();
@@ -230,14 +233,17 @@ void BuildNodeFamily(Rng& rng, Family family, const Choices& c, Draft* d) {
   std::vector<int> floor(massless);
   for (int i = 0; i < massless; ++i) floor[i] = i * (nodes / massless);
   for (int i = 0; i < d->n; ++i) {
-    const bool zero = family == Family::kMassless && i % 3 == 2 &&
-                      std::find(floor.begin(), floor.end(), i / 3) !=
-                          floor.end();
+    const bool zero =
+        family == Family::kMassless && i % 3 == 2 &&
+        std::find(floor.begin(), floor.end(), i / 3) != floor.end();
     if (!zero) d->m.emplace_back(i, i, LogUniform(rng, 1.0, c.condition));
   }
-  AddNodeContacts(rng, c, nodes,
+  AddNodeContacts(rng,
+                  c,
+                  nodes,
                   family == Family::kMassless ? floor : std::vector<int>{},
-                  false, d);
+                  false,
+                  d);
 }
 
 // A chain of massless springs in z (integer stiffnesses: the rows of its
@@ -279,8 +285,8 @@ void BuildRigid(Rng& rng, const Choices& c, Draft* d) {
     const int count = UniformInt(rng, 1, kMaxContactsPerBody);
     for (int k = 0; k < count && d->nc() < kMaxPrimaryContacts; ++k) {
       const Eigen::Matrix3d frame = FrameAbout(rng, normal);
-      const Eigen::Vector3d point(Uniform(rng, -1, 1), Uniform(rng, -1, 1),
-                                  Uniform(rng, -1, 1));
+      const Eigen::Vector3d point(
+          Uniform(rng, -1, 1), Uniform(rng, -1, 1), Uniform(rng, -1, 1));
       Eigen::Matrix3d moment;
       for (int j = 0; j < 3; ++j) moment.col(j) = point.cross(frame.col(j));
       const int a = NewContact(rng, c, d);
@@ -371,8 +377,8 @@ GeneratedCase MakeCase(Family family, std::uint64_t seed) {
        << d.nc() << ", cond 1e" << std::log10(c.condition) << ", mu "
        << (c.mixed_mu ? "mixed" : std::to_string(c.mu)) << ", gaps "
        << kGapNames[static_cast<int>(c.gaps)] << ", tol " << out.tolerance;
-  const bool singular = family == Family::kFloating ||
-                        family == Family::kMassless;
+  const bool singular =
+      family == Family::kFloating || family == Family::kMassless;
   if (singular) {
     UnitExponents e{UniformInt(rng, -kUnitBinades, kUnitBinades),
                     UniformInt(rng, -kUnitBinades, kUnitBinades),
@@ -381,10 +387,12 @@ GeneratedCase MakeCase(Family family, std::uint64_t seed) {
     text << ", units 2^(" << e.force << ", " << e.velocity << ", " << e.mass
          << ")";
   } else {
-    const double mass = std::pow(10.0, Uniform(rng, -kUnitDecades, kUnitDecades));
+    const double mass =
+        std::pow(10.0, Uniform(rng, -kUnitDecades, kUnitDecades));
     const double velocity =
         std::pow(10.0, Uniform(rng, -kUnitDecades, kUnitDecades));
-    const double force = std::pow(10.0, Uniform(rng, -kUnitDecades, kUnitDecades));
+    const double force =
+        std::pow(10.0, Uniform(rng, -kUnitDecades, kUnitDecades));
     Scale(&out.problem, mass, velocity, force);
     text << ", units (F " << force << ", V " << velocity << ", M " << mass
          << ")";

@@ -29,9 +29,11 @@ enum class Family {
   kFloating,  // massless elastic chain in z: M singular, held by its contacts
   kMassless,  // diagonal M with exact zeros on dofs that a contact holds
 };
-inline constexpr std::array<Family, 5> kAllFamilies = {
-    Family::kLumped, Family::kBanded, Family::kRigid, Family::kFloating,
-    Family::kMassless};
+inline constexpr std::array<Family, 5> kAllFamilies = {Family::kLumped,
+                                                       Family::kBanded,
+                                                       Family::kRigid,
+                                                       Family::kFloating,
+                                                       Family::kMassless};
 const char* ToString(Family family);
 
 // One generated case. `tolerance` is the tolerance the case is solved at;

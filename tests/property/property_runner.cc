@@ -6,7 +6,8 @@
 namespace fcsn::property {
 namespace {
 
-bool ScaledEqual(const Eigen::VectorXd& base, const Eigen::VectorXd& scaled,
+bool ScaledEqual(const Eigen::VectorXd& base,
+                 const Eigen::VectorXd& scaled,
                  int exponent) {
   if (base.size() != scaled.size()) return false;
   for (Eigen::Index i = 0; i < base.size(); ++i) {
@@ -17,14 +18,15 @@ bool ScaledEqual(const Eigen::VectorXd& base, const Eigen::VectorXd& scaled,
 
 std::string Counts(const SolverSummary& s) {
   std::ostringstream out;
-  out << ToString(s.status) << " (" << s.iterations << " it, "
-      << s.nsgs_sweeps << " sweeps, " << s.factorizations << " fact)";
+  out << ToString(s.status) << " (" << s.iterations << " it, " << s.nsgs_sweeps
+      << " sweeps, " << s.factorizations << " fact)";
   return out.str();
 }
 
 }  // namespace
 
-SolverOptions MakeOptions(const Policy& policy, double tol,
+SolverOptions MakeOptions(const Policy& policy,
+                          double tol,
                           const Budget& budget) {
   SolverOptions o;
   o.solver = policy.solver;
@@ -63,8 +65,7 @@ RescaleComparison CompareRescaled(const GlobalProblem& problem,
   c.compared = base.summary.status != SolverStatus::kTimeLimit &&
                s.status != SolverStatus::kTimeLimit;
   c.same_status = s.status == base.summary.status;
-  c.same_counts = c.same_status &&
-                  s.iterations == base.summary.iterations &&
+  c.same_counts = c.same_status && s.iterations == base.summary.iterations &&
                   s.nsgs_sweeps == base.summary.nsgs_sweeps &&
                   s.factorizations == base.summary.factorizations;
   c.same_bits = c.same_counts &&

@@ -40,7 +40,8 @@ struct Budget {
 
 // The library's defaults but for the policy, the tolerance, the budget, one
 // setup thread (no thread scheduling in the results) and no history.
-SolverOptions MakeOptions(const Policy& policy, double tol,
+SolverOptions MakeOptions(const Policy& policy,
+                          double tol,
                           const Budget& budget);
 
 struct Outcome {

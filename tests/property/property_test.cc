@@ -35,8 +35,8 @@ UnitExponents ExponentsFor(int seed) {
   return {wrap(7 * seed + 3), wrap(13 * seed + 5), wrap(29 * seed + 11)};
 }
 
-class PropertyTest
-    : public ::testing::TestWithParam<std::tuple<Family, int>> {};
+class PropertyTest : public ::testing::TestWithParam<std::tuple<Family, int>> {
+};
 
 TEST_P(PropertyTest, InvariantsHoldForEveryCase) {
   const Family family = std::get<0>(GetParam());
@@ -64,7 +64,11 @@ TEST_P(PropertyTest, InvariantsHoldForEveryCase) {
   std::printf(
       "%s / %s: bit-exact under power-of-two units in %d of %d, verdict "
       "changed in %d\n",
-      ToString(family), policy.name, bit_exact, compared, flipped);
+      ToString(family),
+      policy.name,
+      bit_exact,
+      compared,
+      flipped);
 }
 
 std::string Name(
@@ -78,10 +82,11 @@ std::string Name(
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    AllFamiliesAndPolicies, PropertyTest,
+    AllFamiliesAndPolicies,
+    PropertyTest,
     ::testing::Combine(::testing::ValuesIn(kAllFamilies),
-                       ::testing::Range(0, static_cast<int>(
-                                               kAllPolicies.size()))),
+                       ::testing::Range(0,
+                                        static_cast<int>(kAllPolicies.size()))),
     Name);
 
 }  // namespace

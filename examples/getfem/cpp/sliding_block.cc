@@ -48,8 +48,9 @@ struct RunOptions {
 std::string ParseArguments(int argc, char** argv, RunOptions* run) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--help") return "usage: sliding_block [--steps N] [--cells NX] [--h H] "
-                                 "[--vtk DIR] [--vtk-every K]";
+    if (flag == "--help")
+      return "usage: sliding_block [--steps N] [--cells NX] [--h H] "
+             "[--vtk DIR] [--vtk-every K]";
     if (i + 1 >= argc) return flag + " needs a value (see --help)";
     const char* value = argv[++i];
     char* end = nullptr;
@@ -58,7 +59,8 @@ std::string ParseArguments(int argc, char** argv, RunOptions* run) {
       continue;
     }
     const double number = std::strtod(value, &end);
-    if (end == value || *end != '\0') return flag + ": '" + value + "' is not a number";
+    if (end == value || *end != '\0')
+      return flag + ": '" + value + "' is not a number";
     if (flag == "--steps") {
       run->steps = static_cast<int>(number);
     } else if (flag == "--cells") {
@@ -71,7 +73,8 @@ std::string ParseArguments(int argc, char** argv, RunOptions* run) {
       return "unknown option " + flag + " (see --help)";
     }
   }
-  if (run->steps < 1 || run->cells < 1 || run->vtk_every < 1 || !(run->h > 0.0)) {
+  if (run->steps < 1 || run->cells < 1 || run->vtk_every < 1 ||
+      !(run->h > 0.0)) {
     return "--steps, --cells and --vtk-every must be >= 1 and --h > 0";
   }
   return "";
@@ -91,15 +94,20 @@ StepCounts Count(const std::vector<fcsn::ContactResult>& contacts) {
   return counts;
 }
 
-double MeanContactVelocityX(const getfem_block::BlockModel& model, const Eigen::VectorXd& v) {
+double MeanContactVelocityX(const getfem_block::BlockModel& model,
+                            const Eigen::VectorXd& v) {
   double sum = 0.0;
   for (int a = 0; a < model.contacts(); ++a) sum += v[model.contact_x_dof(a)];
   return sum / model.contacts();
 }
 
-bool WriteStep(const getfem_block::BlockModel& model, const RunOptions& run, int step,
-               const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  if (run.vtk_dir.empty() || (step % run.vtk_every != 0 && step != run.steps)) return true;
+bool WriteStep(const getfem_block::BlockModel& model,
+               const RunOptions& run,
+               int step,
+               const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v) {
+  if (run.vtk_dir.empty() || (step % run.vtk_every != 0 && step != run.steps))
+    return true;
   char name[32];
   std::snprintf(name, sizeof name, "block_%04d.vtk", step);
   const std::string path = (std::filesystem::path(run.vtk_dir) / name).string();
@@ -114,7 +122,8 @@ int Run(const getfem_block::BlockModel& model, const RunOptions& run) {
   time.h = run.h;
   time.theta = 1.0;
   fcsn::MoreauJean stepper;
-  const std::string error = stepper.Setup(time, model.mass(), model.stiffness());
+  const std::string error =
+      stepper.Setup(time, model.mass(), model.stiffness());
   if (!error.empty()) {
     std::fprintf(stderr, "sliding_block: %s\n", error.c_str());
     return 1;
@@ -130,12 +139,15 @@ int Run(const getfem_block::BlockModel& model, const RunOptions& run) {
   const double capacity = run.mu * model.total_weight();
   int analyses = 0;
   StepCounts counts;
-  std::printf("step  push/capacity  status     iter  stick  slip  take-off  mean v_x (m/s)\n");
+  std::printf(
+      "step  push/capacity  status     iter  stick  slip  take-off  mean v_x "
+      "(m/s)\n");
   for (int step = 1; step <= run.steps; ++step) {
     const double push_begin = 2.0 * capacity * (step - 1) / run.steps;
     const double push_end = 2.0 * capacity * step / run.steps;
     stepper.ExternalImpulse(model.weight() + push_begin * model.unit_push(),
-                            model.weight() + push_end * model.unit_push(), &impulse);
+                            model.weight() + push_end * model.unit_push(),
+                            &impulse);
     stepper.FreeTerm(q, v, impulse, &problem.f);
     stepper.GapFreeTerm(problem.H, model.initial_gaps(), q, v, &problem.w);
     // Warm start from the previous step (x; empty at the first step). The
@@ -144,25 +156,42 @@ int Run(const getfem_block::BlockModel& model, const RunOptions& run) {
     const fcsn::SolverSummary summary = solver.Solve(problem, &x, &x);
     analyses += summary.analyses;
     if (!summary.IsConverged()) {
-      std::fprintf(stderr, "sliding_block: step %d: %s: %s\n", step, fcsn::ToString(summary.status),
+      std::fprintf(stderr,
+                   "sliding_block: step %d: %s: %s\n",
+                   step,
+                   fcsn::ToString(summary.status),
                    summary.message.c_str());
       return 1;
     }
     fcsn::ContactResults(problem, x, &contacts);
     counts = Count(contacts);
     stepper.Advance(x.v, &q, &v);
-    std::printf("%4d  %13.2f  %-9s  %4d  %5d  %4d  %8d  %14.3e\n", step, push_end / capacity,
-                fcsn::ToString(summary.status), summary.iterations, counts.stick, counts.slip,
-                counts.take_off, MeanContactVelocityX(model, v));
+    std::printf("%4d  %13.2f  %-9s  %4d  %5d  %4d  %8d  %14.3e\n",
+                step,
+                push_end / capacity,
+                fcsn::ToString(summary.status),
+                summary.iterations,
+                counts.stick,
+                counts.slip,
+                counts.take_off,
+                MeanContactVelocityX(model, v));
     if (!WriteStep(model, run, step, q, v)) return 1;
   }
-  if (counts.stick != 0 || counts.slip == 0 || !(MeanContactVelocityX(model, v) > 0.0)) {
-    std::fprintf(stderr, "sliding_block: expected the whole block to slide in +x at the end\n");
+  if (counts.stick != 0 || counts.slip == 0 ||
+      !(MeanContactVelocityX(model, v) > 0.0)) {
+    std::fprintf(
+        stderr,
+        "sliding_block: expected the whole block to slide in +x at the end\n");
     return 1;
   }
-  std::printf("sliding_block: %d steps converged, the block slides; %d contacts, %d dofs, "
-              "%d analysis of the Newton matrix\n", run.steps, model.contacts(), model.dofs(),
-              analyses);
+  std::printf(
+      "sliding_block: %d steps converged, the block slides; %d contacts, %d "
+      "dofs, "
+      "%d analysis of the Newton matrix\n",
+      run.steps,
+      model.contacts(),
+      model.dofs(),
+      analyses);
   return 0;
 }
 
