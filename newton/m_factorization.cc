@@ -14,6 +14,7 @@
 #include "newton/fill_ordering.h"
 #include "newton/stored_pattern.h"
 #include "newton/supernodal_cholesky.h"
+#include "problem/m_regularity.h"
 #include "problem/m_symmetry.h"
 
 namespace fcsn::internal {
@@ -202,6 +203,8 @@ MFactorization::~MFactorization() = default;
 void MFactorization::Reset() {
   type_ = MFactorizationType::kNone;
   n_ = 0;
+  regular_ = true;
+  not_regular_reason_.clear();
 }
 
 bool MFactorization::Factorize(const SparseMatrix& M, std::string* message) {
@@ -293,6 +296,7 @@ bool MFactorization::Factorize(const SparseMatrix& M,
     type_ = MFactorizationType::kSparseLu;
   }
   n_ = n;
+  JudgeRegularity(M);
   return true;
 }
 
@@ -311,28 +315,25 @@ bool MFactorization::FactorizeSupernodal(const SparseMatrix& M) {
   return factored;
 }
 
-bool MFactorization::CheckPositiveDefinite(std::string* message) const {
-  if (!symmetric() || n_ == 0) return true;
+void MFactorization::JudgeRegularity(const SparseMatrix& M) {
+  regular_ = true;
+  not_regular_reason_.clear();
+  if (!symmetric() || n_ == 0) return;
   const Eigen::VectorXd d = type_ == MFactorizationType::kSupernodalCholesky
                                 ? factors_->cholesky.Pivots()
                                 : factors_->ldlt.vectorD();
-  const double d_max = d.cwiseAbs().maxCoeff();
-  // A pivot below n eps max|d| is zero to working precision.
-  const double d_tiny = n_ * std::numeric_limits<double>::epsilon() * d_max;
-  for (int i = 0; i < n_; ++i) {
-    if (!(d[i] > 0.0)) {
-      *message = "M is symmetric but not positive definite (LDL^T pivot " +
-                 std::to_string(i) + " is " + std::to_string(d[i]) + ")";
-      return false;
-    }
-    if (d[i] <= d_tiny) {
-      *message = "M is numerically singular (LDL^T pivot " + std::to_string(i) +
-                 " is " + std::to_string(d[i]) + ", largest " +
-                 std::to_string(d_max) + ")";
-      return false;
-    }
-  }
-  return true;
+  regular_ = IsRegular(
+      d,
+      MaxAbsDiagonal(M),
+      [this](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+        return Solve(b, x);
+      },
+      &not_regular_reason_);
+}
+
+bool MFactorization::CheckPositiveDefinite(std::string* message) const {
+  if (!regular_) *message = not_regular_reason_;
+  return regular_;
 }
 
 bool MFactorization::Solve(const Eigen::Ref<const Eigen::MatrixXd>& rhs,

@@ -20,7 +20,7 @@
 // Acceptance. Factorize() fails when the factorization fails (Eigen reports a
 // zero pivot or a structurally singular M) or an LDL^T pivot is not finite:
 // what rho and Newton need. NSGS and projected Jacobi also need M positive
-// definite (CheckPositiveDefinite(): every pivot > n eps max|d|).
+// definite (CheckPositiveDefinite(): the rule of problem/m_regularity.h).
 //
 // W_aa from the LDL^T without forming M^-1: W_aa = Y^T D^-1 Y, Y = L^-1 P H_a,
 // and the sparse triangular solve only visits the elimination-tree ancestors
@@ -138,9 +138,10 @@ class MFactorization {
   bool FactorizeOrdered(const SparseMatrix& M, std::string* message);
   // Drops the numeric factors (type() becomes kNone); the analysis is kept.
   void Reset();
-  // True for LU; for LDL^T (or L L^T, d_i = L_ii^2), true when every pivot
-  // d_i > n eps max|d| (M positive definite to working precision), else false
-  // with a message.
+  // True for LU; for LDL^T (or L L^T, d_i = L_ii^2), true when M is regular
+  // by the rule of problem/m_regularity.h (positive definite to working
+  // precision: pivots and a few inverse iterations, judged once per
+  // factorization), else false with a message.
   bool CheckPositiveDefinite(std::string* message) const;
 
   MFactorizationType type() const { return type_; }
@@ -182,6 +183,8 @@ class MFactorization {
   // The supernodal Cholesky of the symmetric M; false when M is not positive
   // definite (or CHOLMOD fails).
   bool FactorizeSupernodal(const SparseMatrix& M);
+  // Sets regular_ and not_regular_reason_ for the factors just made.
+  void JudgeRegularity(const SparseMatrix& M);
   // Factorize() (may_order) or FactorizeOrdered() (!may_order).
   bool Factorize(const SparseMatrix& M, bool may_order, std::string* message);
 
@@ -189,6 +192,9 @@ class MFactorization {
   std::unique_ptr<Factors> factors_;
   MFactorizationType type_ = MFactorizationType::kNone;
   int n_ = 0;
+  // The verdict of problem/m_regularity.h on the factors (true for LU).
+  bool regular_ = true;
+  std::string not_regular_reason_;
   int supernodal_min_dofs_;
   int factorizations_ = 0;
   int analyses_ = 0;
@@ -230,7 +236,7 @@ class MInverse {
   void Order();
   bool FactorizeOrdered();
   // q_free = H^T M^-1 f + w (factorizes if needed). When M is not regular
-  // (it cannot be factored, or an LDL^T pivot is not above n eps max|d|: a
+  // (it cannot be factored, or it fails the rule of problem/m_regularity.h: a
   // singular M such as the stiffness of a floating body in a static step, or
   // an indefinite one), M^-1 is replaced by diag(M)^-1 (zero diagonal entries
   // give 0) and regular() is false: everything that only scales (rho, q_free,

@@ -12,6 +12,7 @@
 
 #include "formulations/coulomb_cone.h"
 #include "problem/error_measures_detail.h"
+#include "problem/m_regularity.h"
 #include "problem/m_symmetry.h"
 
 namespace fcsn {
@@ -150,7 +151,16 @@ class SelfContainedFactors {
     } else if (internal::IsSymmetricM(M)) {
       ldlt_.compute(M);
       has_ldlt_ = ldlt_.info() == Eigen::Success;
-      regular_ = has_ldlt_ && PositiveDefinitePivots(ldlt_.vectorD());
+      std::string not_regular;
+      regular_ = has_ldlt_ &&
+                 internal::IsRegular(
+                     ldlt_.vectorD(),
+                     internal::MaxAbsDiagonal(M),
+                     [this](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
+                       *x = ldlt_.solve(b);
+                       return x->allFinite();
+                     },
+                     &not_regular);
     } else {
       FactorizeLu();
       regular_ = has_lu_;
@@ -181,14 +191,6 @@ class SelfContainedFactors {
   const std::string& failure() const { return failure_; }
 
  private:
-  // Every pivot d_i > n eps max|d|: positive definite to working precision
-  // (the rule of MFactorization::CheckPositiveDefinite).
-  static bool PositiveDefinitePivots(const Eigen::VectorXd& d) {
-    const double tiny = d.size() * std::numeric_limits<double>::epsilon() *
-                        d.cwiseAbs().maxCoeff();
-    return (d.array() > tiny).all();
-  }
-
   // LDL^T without pivoting may be inaccurate on an indefinite M.
   bool Accurate(const Eigen::VectorXd& b, const Eigen::VectorXd& x) const {
     const double scale = std::max(b.norm(), std::numeric_limits<double>::min());

@@ -49,8 +49,10 @@
 // limit, and Newton, whose contact rows fix u, polishes them in one more
 // iteration (bench/results/criterion.md).
 //
-// M regular: M factors with every LDL^T pivot d_i > n eps max|d| (positive
-// definite to working precision), or, M not symmetric, an LU that succeeds.
+// M regular: M factors as L D L^T with positive pivots and no sign of a
+// smallest eigenvalue below n eps max|M_ii| (positive definite to working
+// precision: pivots and a few inverse iterations, problem/m_regularity.h),
+// or, M not symmetric, an LU that succeeds.
 // Otherwise (M singular: a static step of a floating body, M := K, held only
 // by its contacts; or M indefinite) M^-1 b is meaningless or does not exist,
 // and the floor uses diag(M) instead. For a positive definite M

@@ -266,6 +266,26 @@ TEST(MFactorizationTest, IndefiniteMServesRhoButNotTheDelassusOperator) {
   EXPECT_EQ(m_inverse.factorization().factorizations(), 1);
 }
 
+// Positive definite in exact arithmetic but with condition ~7e22: the lower
+// 2 x 2 block [9.13e-7 692.15; 692.15 5.2478e11] has determinant 4.0 against
+// products of 4.8e5 (a solver fuzzer input). Whatever order the LDL^T takes,
+// M is not regular, so that the floor of the error measures uses diag(M).
+TEST(MFactorizationTest, NearlySingularBlockIsNotRegularInAnyOrder) {
+  SparseMatrix m(3, 3);
+  m.insert(0, 0) = 933069.23637986183;
+  m.insert(1, 1) = 9.1291614046085143e-07;
+  m.insert(1, 2) = 692.15228941099861;
+  m.insert(2, 1) = 692.15228941099861;
+  m.insert(2, 2) = 524778539640.86591;
+  m.makeCompressed();
+  MFactorization factorization;
+  std::string error;
+  ASSERT_TRUE(factorization.Factorize(m, &error)) << error;
+  EXPECT_FALSE(factorization.CheckPositiveDefinite(&error));
+  EXPECT_FALSE(error.empty());
+  EXPECT_FALSE(RegularSolve(factorization));
+}
+
 // The allocation-free solve of projected Jacobi against Solve(), LDL^T only.
 TEST(MFactorizationTest, SolveWithoutAllocationMatchesSolve) {
   const GlobalProblem p = testing::MakeBoxStack(3, 0.5, 0.2);

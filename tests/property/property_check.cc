@@ -13,16 +13,24 @@ using LMatrix = Eigen::Matrix<long double, Eigen::Dynamic, Eigen::Dynamic>;
 using LVector = Eigen::Matrix<long double, Eigen::Dynamic, 1>;
 using LVector3 = Eigen::Matrix<long double, 3, 1>;
 
-// M is regular when its long double LU with full pivoting keeps every pivot
-// above DBL_EPSILON times the largest: a matrix within double round-off of a
-// singular one is treated as singular (the generators' singular M are exact,
-// with pivots ~1e-19 of the largest; their regular ones have condition <=
-// 1e14, pivots >= 1e-14 of the largest).
+// A non-symmetric M (the library factors it by LU) is regular when its long
+// double LU with full pivoting keeps every pivot above DBL_EPSILON times the
+// largest: a matrix within double round-off of a singular one is treated as
+// singular (the generators' singular M are exact, with pivots ~1e-19 of the
+// largest; their regular ones have condition <= 1e14, pivots >= 1e-14 of
+// the largest).
 constexpr long double kRegularPivot = DBL_EPSILON;
-// Factor around kRegularPivot (the library's pivot test is n eps max|d|)
-// within which regularity is borderline (VelocityFloor); the generators'
-// singular M have pivots ~1e-19 of the largest, below the band.
-constexpr long double kBorderlinePivots = 16.0L;
+// A symmetric M is regular when its smallest eigenvalue (long double) is
+// above tau = n eps max|M_ii|, the library's rule (problem/m_regularity.h,
+// whose pivot test and inverse iterations both approach lambda_min from
+// above). Within this factor of either boundary the library's verdict rests
+// on its own round-off (pivots, solves): either floor is then its
+// definition, and the larger one is taken.
+constexpr long double kBorderline = 16.0L;
+
+// Relative asymmetry below which the library factors M as symmetric
+// (problem/m_symmetry.h).
+constexpr long double kSymmetry = 1e-13L;
 
 // Constants of the friction bounds (derivation at FrictionViolations).
 constexpr long double kOppositionBound = 5;
@@ -73,12 +81,38 @@ LVector DiagonalSolve(const LMatrix& m, const LVector& b) {
   return x;
 }
 
-// s_eps. Near the boundary of regularity (the smallest relative pivot
-// between kRegularPivot / kBorderlinePivots and kBorderlinePivots n
-// kRegularPivot) the library's verdict "regular" rests on the pivots of its
-// own factorization (sparse LDL^T without pivoting in a fill-reducing order,
-// every pivot > n eps max|d|): either floor is then its definition, and the
-// larger one is taken. Below the band M is singular for both.
+bool Symmetric(const LMatrix& m) {
+  return (m - m.transpose()).cwiseAbs().maxCoeff() <=
+         kSymmetry * m.cwiseAbs().maxCoeff();
+}
+
+// Regularity of M for the floor: kRegular, kSingular or kEither (near the
+// boundary, see kRegularPivot and kBorderline).
+enum class Regularity { kRegular, kSingular, kEither };
+
+Regularity JudgeSymmetric(const LMatrix& m) {
+  const long double tau = m.rows() * static_cast<long double>(DBL_EPSILON) *
+                          m.diagonal().cwiseAbs().maxCoeff();
+  Eigen::SelfAdjointEigenSolver<LMatrix> eigen(m, Eigen::EigenvaluesOnly);
+  const long double lambda_min = eigen.eigenvalues().minCoeff();
+  if (lambda_min > kBorderline * tau) return Regularity::kRegular;
+  if (lambda_min <= tau / kBorderline) return Regularity::kSingular;
+  return Regularity::kEither;
+}
+
+Regularity JudgeGeneral(const Eigen::FullPivLU<LMatrix>& lu) {
+  const LVector pivots = lu.matrixLU().diagonal().cwiseAbs();
+  const long double smallest = pivots.minCoeff() / pivots.maxCoeff();
+  if (smallest < kBorderline * lu.rows() * kRegularPivot &&
+      smallest > kRegularPivot / kBorderline) {
+    return Regularity::kEither;
+  }
+  return smallest > kRegularPivot ? Regularity::kRegular
+                                  : Regularity::kSingular;
+}
+
+// s_eps: from M^-1 b (regular), diag(M)^-1 b (singular), or the larger of
+// the two (either).
 long double VelocityFloor(const LMatrix& m,
                           const LMatrix& h,
                           const LVector& b,
@@ -93,17 +127,14 @@ long double VelocityFloor(const LMatrix& m,
     return 0.0L;
   }
   Eigen::FullPivLU<LMatrix> lu(m);
-  lu.setThreshold(kRegularPivot);
-  *regular = lu.isInvertible();
+  const Regularity verdict =
+      Symmetric(m) ? JudgeSymmetric(m) : JudgeGeneral(lu);
+  *regular = verdict != Regularity::kSingular;
   const long double diagonal_floor = norm_of(DiagonalSolve(m, b));
-  const LVector pivots = lu.matrixLU().diagonal().cwiseAbs();
-  const long double smallest = pivots.minCoeff() / pivots.maxCoeff();
-  const bool borderline =
-      smallest < kBorderlinePivots * m.rows() * kRegularPivot &&
-      smallest > kRegularPivot / kBorderlinePivots;
-  if (!borderline) return *regular ? norm_of(lu.solve(b)) : diagonal_floor;
+  if (verdict == Regularity::kSingular) return diagonal_floor;
   lu.setThreshold(0.0L);
   const LVector x = lu.solve(b);
+  if (verdict == Regularity::kRegular) return norm_of(x);
   return x.allFinite() ? std::max(norm_of(x), diagonal_floor) : diagonal_floor;
 }
 
