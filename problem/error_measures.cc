@@ -245,37 +245,48 @@ bool ComputeQFreeNorm(const GlobalProblem& given,
 
 namespace {
 
-// f(s x) / s for s = 2^-e, 2^e the order of max|x| (s = 1 for x = 0 or a
-// non-finite x): for the cone's maps, positively homogeneous of degree 1, the
-// same value, exactly (a power of two changes no mantissa), while entries far
-// below 1e-154 would underflow when norm() squares them.
+// x 2^-e, entry by entry (exact: a power of two changes no mantissa; one
+// ldexp per entry, so a subnormal x, whose 2^-e would overflow as a factor,
+// is scaled too).
+Eigen::Vector3d TimesPowerOfTwo(const Eigen::Vector3d& x, int e) {
+  return Eigen::Vector3d(
+      std::ldexp(x[0], -e), std::ldexp(x[1], -e), std::ldexp(x[2], -e));
+}
+
+// 2^e the order of the largest finite nonzero |entry| of x and y; 0 when
+// there is none (zero or non-finite data are then left as they are).
+int OrderOf(const Eigen::Vector3d& x,
+            const Eigen::Vector3d& y = Eigen::Vector3d::Zero()) {
+  const double largest =
+      std::max(x.cwiseAbs().maxCoeff(), y.cwiseAbs().maxCoeff());
+  if (!(largest > 0.0) || !std::isfinite(largest)) return 0;
+  return std::ilogb(largest);
+}
+
+// f(x 2^-e) 2^e, 2^e the order of max|x|: for the cone's maps, positively
+// homogeneous of degree 1, the same value, exactly, while entries far below
+// 1e-154 would underflow when norm() squares them.
 template <typename Map>
 Eigen::Vector3d Scaled(const Eigen::Vector3d& x, const Map& f) {
-  const double largest = x.cwiseAbs().maxCoeff();
-  if (!(largest > 0.0) || !std::isfinite(largest)) return f(x);
-  const double s = std::ldexp(1.0, -std::ilogb(largest));
-  return f(s * x) / s;
+  const int e = OrderOf(x);
+  return TimesPowerOfTwo(f(TimesPowerOfTwo(x, e)), -e);
 }
 
 // ||f(x)|| for such a map f, computed at the scale of 1.
 template <typename Map>
 double ScaledNorm(const Eigen::Vector3d& x, const Map& f) {
-  const double largest = x.cwiseAbs().maxCoeff();
-  if (!(largest > 0.0) || !std::isfinite(largest)) return f(x).norm();
-  const double s = std::ldexp(1.0, -std::ilogb(largest));
-  return f(s * x).norm() / s;
+  const int e = OrderOf(x);
+  return std::ldexp(f(TimesPowerOfTwo(x, e)).norm(), e);
 }
 
 // ||r_a - P_K(r_a - û_a)||, homogeneous in (r_a, û_a) jointly.
 double NaturalMapNorm(const CoulombCone& K,
                       const Eigen::Vector3d& r_a,
                       const Eigen::Vector3d& u_hat_a) {
-  const double largest =
-      std::max(r_a.cwiseAbs().maxCoeff(), u_hat_a.cwiseAbs().maxCoeff());
-  const double s = largest > 0.0 && std::isfinite(largest)
-                       ? std::ldexp(1.0, -std::ilogb(largest))
-                       : 1.0;
-  return (s * r_a - K.Project(s * (r_a - u_hat_a))).norm() / s;
+  const int e = OrderOf(r_a, u_hat_a);
+  const Eigen::Vector3d r = TimesPowerOfTwo(r_a, e);
+  const Eigen::Vector3d u_hat = TimesPowerOfTwo(u_hat_a, e);
+  return std::ldexp((r - K.Project(r - u_hat)).norm(), e);
 }
 
 // |M_ii| for every i, from the entries of M or `products`.

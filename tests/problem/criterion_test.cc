@@ -208,6 +208,25 @@ TEST(CriterionTest, NonFiniteInputsAreNeverConverged) {
   }
 }
 
+// Subnormal velocities (a dof no force acts on, left at round-off of round-off)
+// are measured like any other: finite, the same as at a normal scale
+// (positively homogeneous), never NaN from an overflowing rescaling.
+TEST(CriterionTest, SubnormalVelocitiesGiveFiniteMeasures) {
+  const double tiny = 4.9e-320;  // subnormal
+  ASSERT_EQ(std::fpclassify(tiny), FP_SUBNORMAL);
+  const GlobalProblem p =
+      OneContact(0.3, Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d::Zero());
+  for (const Eigen::Vector3d& v : {Eigen::Vector3d(0, tiny, 0),
+                                   Eigen::Vector3d(tiny, 0, tiny),
+                                   Eigen::Vector3d(-tiny, tiny, 0)}) {
+    const ErrorMeasures e =
+        ComputeErrorMeasures(p, v, Eigen::Vector3d(1, 0, 0));
+    EXPECT_TRUE(std::isfinite(e.e_cone) && std::isfinite(e.e_dual) &&
+                std::isfinite(e.e_comp) && std::isfinite(e.e_nat))
+        << e.Describe();
+  }
+}
+
 // A slow slip under a large free fall: u_T = 1e-8 against ||q_free|| ~ 1.
 // With friction along the slip (wrong) r . û is 0.55 of ||r|| s_u at the
 // answer's own scale: not converged (a floor at ||q_free|| called it
