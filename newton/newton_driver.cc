@@ -39,6 +39,8 @@ void NewtonDriver::Run(const SolverOptions& options,
   r_trial_.resize(m);
   progress_ = Progress();
   progress_.start_iteration = run->summary->iterations;
+  front_.Reset();
+  front_sweeps_ = 0;
   direction_.Reset();
   // A time step started from the previous step's solution: the last factors
   // of that step's converged run may serve the first direction
@@ -53,6 +55,7 @@ void NewtonDriver::Run(const SolverOptions& options,
     ErrorMeasures errors;
     double merit = EvaluateAndRecord(k, &errors);
     if (EndsAtIterate(k, merit, errors)) return;
+    if (SweepsFront(k, merit)) continue;
     TrackProgress(k, merit);
     if (BoostInTheTail(k, errors)) merit = Evaluate();
     if (ReduceRhoOnStall(k)) continue;
@@ -125,6 +128,25 @@ bool NewtonDriver::EndsAtIterate(int k,
                    FormatNumber(errors.velocity_floor) + ")");
   }
   return false;
+}
+
+bool NewtonDriver::SweepsFront(int k, double merit) {
+  if (!run_->transport || front_sweeps_ >= kMaxFrontSweeps ||
+      !front_.Update(run_->recorder.states(), merit)) {
+    return false;
+  }
+  ++front_sweeps_;
+  {
+    ScopedTimer timer(&run_->summary->timings.nsgs);
+    if (!run_->transport(&run_->v, &run_->r)) return false;
+  }
+  ++run_->summary->nsgs_sweeps;
+  // The swept point starts a new run: its merit is not comparable with the
+  // stall windows' and the restart point's, which were Newton's.
+  progress_ = Progress();
+  progress_.start_iteration = k;
+  front_.Reset();
+  return true;
 }
 
 void NewtonDriver::TrackProgress(int k, double merit) {

@@ -6,6 +6,10 @@
 //   2. end at the iterate: converged (max(e_cone, e_dual, e_comp, e_eq) <=
 //      tol), non-finite residual, callback abort, round-off floor
 //      (newton/stall_detection.h);
+//   2b. a stick-slip front advancing one contact per iteration
+//      (newton/front_detector.h): one Gauss-Seidel sweep with M's factors
+//      (newton/transport_sweep.h) moves it as far as the load takes it,
+//      and the run goes on from the swept point;
 //   3. rho continuation: the first iterate after the start with max(e_cone,
 //      e_dual, e_comp, e_eq) < RhoOptions::tail_error multiplies the boost by
 //      tail_boost_factor (once per solve; not for Fischer-Burmeister), and
@@ -36,12 +40,17 @@
 
 #include "fcsn/options.h"
 #include "linalg/linear_solver.h"
+#include "newton/front_detector.h"
 #include "newton/newton_direction.h"
 #include "newton/newton_system.h"
 #include "newton/solve_run.h"
 #include "newton/stall_detection.h"
 
 namespace fcsn::internal {
+
+// Transport sweeps per Newton run: each costs 2 nc + 1 solves with M's
+// factors; a front that one sweep does not settle gets a few more.
+inline constexpr int kMaxFrontSweeps = 4;
 
 class NewtonDriver {
  public:
@@ -82,6 +91,11 @@ class NewtonDriver {
   double EvaluateAndRecord(int k, ErrorMeasures* errors);
   // Step 2; true when the run ends here.
   bool EndsAtIterate(int k, double merit, const ErrorMeasures& errors);
+  // Step 2b: a stick-slip front advancing one contact per iteration
+  // (newton/front_detector.h): one transport sweep (SolveRun::transport,
+  // newton/transport_sweep.h), at most kMaxFrontSweeps per run; true when
+  // (v, r) were swept and the run goes on from them.
+  bool SweepsFront(int k, double merit);
   // Feeds the merit to the stall tests and keeps the least-merit iterate.
   void TrackProgress(int k, double merit);
   // Step 3, the tail boost (once per solve); true when rho was just boosted,
@@ -112,6 +126,8 @@ class NewtonDriver {
   bool detect_stall_ = false;
 
   Progress progress_;
+  FrontDetector front_;
+  int front_sweeps_ = 0;
   // Kept across Run() calls, and so across the solves of one Solver: the
   // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;

@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <atomic>
 #include <chrono>
+#include <functional>
 
 #include "fcsn/error_measures.h"
 #include "fcsn/problem.h"
@@ -50,6 +51,10 @@ struct SolveRun {
   // (fcsn/error_measures.h; RegularSolve): empty while M is not factored, or
   // when it is not regular.
   MSolveFunction m_solve;
+  // One Gauss-Seidel sweep on (v, r) with M's factors, for Newton's
+  // stick-slip fronts (newton/transport_sweep.h, MakeTransport); empty when
+  // M's factors cannot serve (distributed, not symmetric or not regular).
+  std::function<bool(Eigen::VectorXd* v, Eigen::VectorXd* r)> transport;
   double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
   double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
   double column_v = 1.0;        // C on v: a velocity

@@ -39,6 +39,7 @@
 #include "newton/solve_input.h"
 #include "newton/solve_run.h"
 #include "newton/stop.h"
+#include "newton/transport_sweep.h"
 
 namespace fcsn {
 
@@ -367,6 +368,10 @@ bool Solver::Impl::Prepare(SolveRun* run) {
     run->m_solve = run->distributed_m != nullptr
                        ? distributed_.m_solve()
                        : internal::RegularSolve(m_inverse_.factorization());
+    run->transport =
+        run->distributed_m != nullptr
+            ? internal::TransportFunction()
+            : internal::MakeTransport(problem, &m_inverse_, options_.nsgs);
   }
   if (options_.solver == SolverType::kNsgs)
     return true;  // no Newton system needed (NSGS derives v from r)
