@@ -175,28 +175,32 @@ struct RhoOptions {
   // The tail boost: the first Newton iterate after the start whose worst
   // measure max(e_cone, e_dual, e_comp, e_eq) (formulations.md §9.1, unit-
   // free) is below `tail_error` multiplies the boost by `tail_boost_factor`,
-  // once per solve (>= 1; 1 disables it), and that iterate's direction is
-  // already the boosted rho's (G and J are evaluated again); the stall
-  // reduction above still applies after it. (Until session 19 the boost took
-  // effect one iterate later; the direction at the boost iterate now agrees
-  // with its line search, and the 50 walls took 9.42 -> 9.10 mean iterations,
-  // median 10 -> 9, 471 -> 455 factorizations; warm 688-contact shear steps
-  // 142 -> 136 iterations; Box_Stacks at 1e-10 11 -> 4; factors 10 and 100
-  // gave means 9.12 and 9.22: 30 kept.) Not with Formulation::kFischerBurmeister: there the
-  // boosted last steps leave a take-off contact's r at ~1e-13 instead of
-  // ~1e-15 and lose the quadratic final step (tests/capi, the formulation
-  // convergence tests). Why: near the solution the velocities are nearly
-  // right and a larger rho fixes the last stick/slip pieces sooner (as from a
-  // warm start). Cold, tol 1e-8 (bench/results/rho_boost.md): the 50
-  // 688-contact walls 15.5 -> 14.1 mean Newton iterations (median 15 -> 14;
-  // factor 30 at 1e-2: 15.8, at 1e-4: 14.7; factor 100 at 1e-3: 14.6); the
-  // nine refine-2 shear steps 213 -> 178 iterations (121.9 -> 100.6 s), none
-  // more; gravity steps, the elastic bar and the shared FCLib problems
-  // unchanged.
+  // once per solve, and that iterate's direction is already the boosted rho's
+  // (G and J are evaluated again, so the direction agrees with its line
+  // search); the stall reduction above still applies after it. Not with
+  // Formulation::kFischerBurmeister: there the boosted last steps leave a
+  // take-off contact's r at ~1e-13 instead of ~1e-15 and lose the quadratic
+  // final step (tests/capi, the formulation convergence tests). Why: near the
+  // solution the velocities are nearly right and a larger rho fixes the last
+  // stick/slip pieces sooner (as from a warm start). Cold, tol 1e-8
+  // (bench/results/rho_boost.md): the 50 688-contact walls 15.5 -> 14.1 mean
+  // Newton iterations (median 15 -> 14; factor 30 at 1e-2: 15.8, at 1e-4:
+  // 14.7; factor 100 at 1e-3: 14.6); with the boosted direction at the boost
+  // iterate itself, 9.42 -> 9.10 mean iterations from the default cold start
+  // (factors 10 and 100: 9.12 and 9.22), warm 688-contact shear steps 142 ->
+  // 136 iterations, Box_Stacks at 1e-10 11 -> 4; the nine refine-2 shear steps
+  // 213 -> 178 iterations (121.9 -> 100.6 s), none more; gravity steps, the
+  // elastic bar and the shared FCLib problems unchanged.
+  // Worst measure below which the tail boost applies; > 0, default 1e-3.
   double tail_error = 1e-3;
+  // Factor of the tail boost; >= 1 (1 disables it), default 30.
   double tail_boost_factor = 30.0;
+  // Divisor of the boost when the merit stalls; > 1, default 10.
   double boost_reduction = 10.0;
+  // Iterations over which a stall of the merit is judged; >= 1, default 5.
   int boost_window = 5;
+  // The merit stalls when it is not below this ratio times its value
+  // `boost_window` iterations earlier; in (0, 1], default 0.9.
   double boost_stall_ratio = 0.9;
 };
 
