@@ -207,14 +207,16 @@ struct RhoOptions {
 // Nonsmooth Gauss-Seidel on the reduced problem u = W r + q_free
 // (formulations.md §7).
 struct NsgsOptions {
+  // The one-contact solver of each sweep; default Alart-Curnier Newton.
   LocalSolverType local_solver = LocalSolverType::kAlartCurnierNewton;
-  // Budget of sweeps for a pure NSGS solve.
+  // Budget of sweeps for a pure NSGS solve; >= 0, default 10000.
   int max_sweeps = 10000;
   // Check the true error (fcsn/error_measures.h) every this many sweeps, and
   // whenever the cheap error ||r_{k+1} - r_k|| / ||r_{k+1}|| falls below the
-  // working tolerance.
+  // working tolerance. >= 1, default 10.
   int error_check_frequency = 10;
-  // One-contact solver: iteration budget and relative tolerance.
+  // One-contact solver: iteration budget (>= 1, default 20) and relative
+  // tolerance (in (0, 1), default 1e-14).
   int local_max_iterations = 20;
   double local_tolerance = 1e-14;
   // LocalSolverType::kFixedPointViUpk: projections per contact per sweep (the
@@ -225,13 +227,14 @@ struct NsgsOptions {
 
 // NSGS -> Newton hybrid with fallback (formulations.md §8).
 struct HybridOptions {
-  // NSGS sweeps before the first Newton iteration (the masonry study's value:
-  // 100).
+  // NSGS sweeps before the first Newton iteration; >= 0, default 100 (the
+  // masonry study's value).
   int warm_sweeps = 100;
   // The same when Solve() is given a guess (time stepping: the previous step's
   // (v, r)). A good guess puts Newton in its quadratic region at once, and NSGS
   // sweeps would cost more than the one or two Newton iterations left (and need
-  // the Delassus operator); NSGS then only serves as the fallback.
+  // the Delassus operator); NSGS then only serves as the fallback. >= 0,
+  // default 0.
   int warm_sweeps_with_guess = 0;
   // The warm start also ends, and Newton takes over, as soon as NSGS contracts
   // poorly: its error is checked every `warm_contraction_window` sweeps (or
@@ -246,16 +249,20 @@ struct HybridOptions {
   // (100 sweeps cost 0.94 s and save no Newton iteration); generated rigid
   // piles of 8 and 16 boxes drop 5 % from sweep 5 to 10, and Newton then
   // needs 3 to 5 iterations, as after 100 sweeps.
+  // Window in sweeps; >= 0, default 5.
   int warm_contraction_window = 5;
+  // Required contraction over the window; in (0, 1], default 0.5.
   double warm_contraction_ratio = 0.5;
   // Newton stalls when the merit has not dropped below stall_ratio times its
   // value of `stall_window` iterations ago (counted from the first Newton step
-  // of a run, whose merit may exceed the starting point's).
+  // of a run, whose merit may exceed the starting point's). stall_window >= 1,
+  // default 5; stall_ratio in (0, 1), default 0.9.
   int stall_window = 5;
   double stall_ratio = 0.9;
-  // NSGS sweeps run at each fallback before Newton restarts.
+  // NSGS sweeps run at each fallback before Newton restarts; >= 1, default 50.
   int fallback_sweeps = 50;
-  // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve.
+  // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve; >= 0,
+  // default 20.
   int max_fallbacks = 20;
   // Budget of the Delassus operator W = H^T M^-1 H that the warm start and the
   // fallbacks sweep on (formulations.md §7.1). W is formed only if the cost of
