@@ -3,8 +3,8 @@
 # of the code, not when or in which work item it came about, and the README stays a short user
 # guide. Fails (exit 1, every offender printed) when
 #   * a tracked source, script, build file or document names a development session or an issue
-#     number ("session 19", "sessions 17-18", "issue 14", "#37" after "issue"); bench/results/
-#     (dated measurement records) is exempt;
+#     number (the word "session" or "issue", singular or plural, followed by a number or by
+#     "#" and a number; see `pattern`); bench/results/ (dated measurement records) is exempt;
 #   * README.md is longer than 350 lines.
 # Files come from `git ls-files`, so build trees are never read; outside a git checkout the
 # check is skipped with a note.
