@@ -81,10 +81,10 @@ struct Config {
 };
 
 // Pure Newton from the zero start for every formulation (most of these
-// problems rest, w = 0, where the default auto starts bonded), pure Newton AC from the default auto start (bonded on the
-// resting problems, zero on Example1 and the gapped lattice), and the default
-// hybrid (auto: bonded only when its Newton starts without sweeps, as on the
-// lattices).
+// problems rest, w = 0, where the default auto starts bonded), pure Newton AC
+// from the default auto start (bonded on the resting problems, zero on
+// Example1 and the gapped lattice), and the default hybrid (auto: bonded only
+// when its Newton starts without sweeps, as on the lattices).
 const Config kConfigs[] = {
     {"nsn-ac",
      SolverType::kNewton,
