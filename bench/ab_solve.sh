@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of two fcsn command-line binaries on the same FCLib files (issue 17): for each of REPS
+# A/B of two fcsn command-line binaries on the same FCLib files: for each of REPS
 # rounds and each file, BASE then NEW run `fcsn solve FILE --tol TOL --json --no-history $EXTRA`
 # (then $BASE_EXTRA, resp. $NEW_EXTRA: BASE=NEW with two settings compares options)
 # one after the other (interleaved, so both see the same load), under `nice -n -10` with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/scale_walls.sh: how fcsn's solve of the masonry wall grows with the mesh
-# (issue 17, "the road to 1e6 dof"). For each refine level R:
+# (towards n = 1e6 dof). For each refine level R:
 #   (a) generates refine-R wall steps into SCRATCH/refinedR when that folder
 #       has no .hdf5 file (build/bin/masonry_wall --refine R --steps 4
 #       --export-steps 2 3 4 --cold-start auto --export-dir SCRATCH/refinedR,

@@ -3,7 +3,7 @@
 // M and H handed over as caller-owned arrays in three layouts (CSC int32 0-based, CSR int64
 // 1-based, COO int32 0-based) and filled by one ProblemViewConverter per layout into the
 // problem the solver gets. Prints, per layout, the total Fill time as a share of the total solve
-// time (issue 13: <= 2 %), and checks that every layout gives the iterations of the direct path.
+// time (target: <= 2 %), and checks that every layout gives the iterations of the direct path.
 //   view_overhead [--steps N]      default 30 (the gravity phase and the start of the shear)
 #include <chrono>
 #include <cstdio>

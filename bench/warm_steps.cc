@@ -1,4 +1,4 @@
-// Warm time stepping through the API (issue 17): the masonry wall
+// Warm time stepping through the API: the masonry wall
 // (examples/masonry_wall) stepped with one fcsn::Solver kept across steps,
 // each step warm-started from the previous one, and where a step's time goes.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Warm time stepping (issue 17): build/bench/warm_steps (the masonry wall stepped through one
+# Warm time stepping: build/bench/warm_steps (the masonry wall stepped through one
 # fcsn::Solver, warm-started, tol 1e-8) at refine 1 (688 contacts) and refine 2 (2552 contacts),
 # median seconds per step; with A=<other warm_steps binary>, A and this build alternate (A/B
 # interleaved, same steps, same options) for --rounds rounds, so both see the same load.

@@ -1,4 +1,4 @@
-// The `fcsn` command's MPI session (issue 14): with the mpi flavour
+// The `fcsn` command's MPI session: with the mpi flavour
 // (fcsn/config.h: FCSN_WITH_MPI = 1), MPI_Init when main() starts and
 // MPI_Finalize when it returns, so that the same command runs under mpirun:
 //   mpirun -np 2 fcsn solve FILE --json

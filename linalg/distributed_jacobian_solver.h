@@ -1,5 +1,5 @@
 // linalg/distributed_jacobian_solver.h: the Newton matrix of a solve whose M
-// is distributed over the ranks (issue 14), factorized by MUMPS with
+// is distributed over the ranks, factorized by MUMPS with
 // distributed assembled input (mumps_distributed.h, ICNTL(18) = 3):
 //
 //   J = J_0 + [ M  0 ]      J_0: replicated on every rank, the pattern given

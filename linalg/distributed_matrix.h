@@ -1,6 +1,6 @@
 // linalg/distributed_matrix.h: a sparse matrix whose entries are spread over
 // the ranks of an MPI communicator, as a FEM code that distributes its
-// assembly holds it (issue 14):
+// assembly holds it:
 //
 //   A = sum over ranks p of sum over p's local entries k of
 //       a_k e_{row_k} e_{col_k}^T      (global 0-based indices; any partition,

@@ -1,7 +1,7 @@
 // linalg/mumps_comm.h: the MPI side of the MUMPS backend, the only code whose
 // behaviour depends on the MUMPS flavour (FCSN_WITH_MPI in fcsn/config.h).
 //
-// Replicated-data model (issue 14): every rank of the communicator runs the
+// Replicated-data model: every rank of the communicator runs the
 // same fcsn code on the same data, so residuals, Jacobian values, line search
 // and error measures are computed identically everywhere; only MUMPS is
 // distributed. Every rank makes the same MUMPS calls (JOB sequence, retries,

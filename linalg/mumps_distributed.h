@@ -1,5 +1,5 @@
 // linalg/mumps_distributed.h: x = A^-1 b on MPI MUMPS with distributed
-// assembled input (ICNTL(18) = 3, issue 14): a FEM code that already holds
+// assembled input (ICNTL(18) = 3): a FEM code that already holds
 // its matrix distributed hands each rank's local entries to MUMPS instead of
 // gathering A on the host.
 //

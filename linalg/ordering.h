@@ -94,7 +94,7 @@ constexpr double kBlockOrderingMinEdgeRatio = 3.0;
 // quotients of the block ordering (always of such sizes) use it too: on the
 // refine-2 gravity steps J's LDL^T then takes 1.71e10 flops instead of
 // 1.79e10 and METIS 0.06 s instead of 0.08 s; the elastic bar 2.41e9 instead
-// of 2.42e9 (bench/results/early_factorization.md, session 14). Smaller graphs
+// of 2.42e9 (bench/results/early_factorization.md). Smaller graphs
 // keep METIS' default, and their orderings bit for bit.
 constexpr int kLargeGraphRefinementIterations = 1;
 

@@ -8,11 +8,14 @@
 //
 // M is factored once per solve, by the solve's owner of that factorization
 // (MInverse, newton/m_factorization.h, shared with rho and the error
-// measures): Eigen SimplicialLDLT with AMD ordering when M is symmetric (what
-// a user or the FCLib reader normally hands over), Eigen SparseLU with COLAMD
-// ordering otherwise (e.g. an LMGC90 upper-triangle M kept "as stored"). A
-// symmetric M whose LDL^T has a non-positive or numerically zero pivot is
-// rejected: M must be symmetric positive definite. q_free is the owner's.
+// measures), which chooses the factorization: CHOLMOD's supernodal Cholesky
+// for a large symmetric positive definite M, Eigen's simplicial LDL^T for
+// another symmetric M (what a user or the FCLib reader normally hands over),
+// Eigen SparseLU otherwise (e.g. an LMGC90 upper-triangle M kept "as
+// stored"); the fill-reducing ordering is METIS nested dissection for a large
+// M and AMD (COLAMD for the LU) for a small one (newton/fill_ordering.h). W
+// needs M symmetric positive definite: a factorization with a non-positive or
+// numerically zero pivot is rejected. q_free is the owner's.
 //
 // W is formed per connected component c of the graph of M (one deformable body,
 // one rigid body, or a set of bodies coupled by M): M^-1 is block diagonal over
@@ -63,7 +66,7 @@ class Delassus {
   // *message when the sizes are inconsistent, M is singular or not positive
   // definite, or a solve is not finite; the object is then empty (nc() == 0,
   // factorization type kNone).
-  // Reuse (time stepping, issue 17): W is kept, not rebuilt, when the owner is
+  // Reuse (time stepping): W is kept, not rebuilt, when the owner is
   // the one of the last successful Compute() and still holds the same factors
   // (it kept them across Bind() because M was bit for bit the same, see
   // m_factorization.h) and problem.H is bit for bit the H W was built from;

@@ -1,5 +1,5 @@
 // newton/distributed_m.h: a solve whose M is distributed over the ranks of
-// options.linear_solver.mpi_communicator (issue 14; the distributed overload
+// options.linear_solver.mpi_communicator (the distributed overload
 // of Solver::Solve, fcsn/solver.h). The one place that decides "M is
 // distributed": Solver binds this object, and a non-null
 // SolveRun::distributed_m (newton/solve_run.h) routes every use of M:

@@ -1,5 +1,5 @@
 // newton/m_factorization.h: the one owner of the factorization of M in a
-// solve, and of everything derived from it (issue 16).
+// solve, and of everything derived from it.
 //
 //   M symmetric (problem/m_symmetry.h), n >= kNestedDissectionMinDofs (the
 //   size rule of newton/fill_ordering.h) and positive definite:
@@ -32,11 +32,11 @@
 // MInverse is created once per Solver and bound to each solve's problem; it
 // factorizes on first need (lazily) and keeps the symbolic analysis (ordering,
 // elimination tree) while the pattern of M is unchanged, as in time stepping.
-// Pure Newton pays one factorization (for q_free, as before); rho, the
+// Pure Newton pays one factorization (for q_free); rho, the
 // Delassus operator, projected Jacobi and the error measures of a hybrid solve
 // share it.
 //
-// Reuse across solves (issue 17): in linear-elastic time stepping M (the
+// Reuse across solves: in linear-elastic time stepping M (the
 // Moreau-Jean iteration matrix) and H are the same at every step, only f and
 // w change. Bind() keeps the numeric factors when the new M is bit for bit the
 // M they were made from (same size, pattern and value bits), and the blocks
@@ -96,7 +96,7 @@ bool SameBits(const SparseMatrix& a, const SparseMatrix& b);
 // (solver.cc). Below it a cold solve's setup takes a few milliseconds, against
 // ~0.1 ms to start a thread; at n = 1800 and 4320 (lattice bars) and 7205 (the
 // 688-contact wall, -11 % median time) the overlap paid
-// (bench/results/setup_cost.md, session 20).
+// (bench/results/setup_cost.md).
 constexpr int kTwoSetupThreadsMinDofs = 1000;
 
 // Contacts whose W_aa reach solves share one pass by default (measured in

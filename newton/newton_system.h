@@ -43,7 +43,7 @@ class NewtonSystem {
   bool SamePattern(const GlobalProblem& problem) const;
 
   // Writes the constant blocks M and -H into the values of J. With
-  // distributed_m (kept by pointer until the next call; issue 14,
+  // distributed_m (kept by pointer until the next call;
   // newton/distributed_m.h) problem.M is empty and M is that matrix: J's M
   // block then holds only its diagonal slots (zeros), M v in Evaluate() and
   // J x in Multiply() are the distributed products (collective), and

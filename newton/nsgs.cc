@@ -35,7 +35,7 @@ constexpr int kStallSweeps = 10;
 
 // Projected Jacobi step rho_a = kJacobiRelaxation min(rho_N, rho_T) (split
 // rule, formulations.md §5): updating all contacts at once overshoots where
-// they are coupled. Measured (issue 12), worst measure after 20 / 80 sweeps:
+// they are coupled. Measured, worst measure after 20 / 80 sweeps:
 // a full step stalls (Box_Stacks 0.25 / 0.23, a 20 x 20 x 2 elastic lattice
 // 0.15 / 0.17), half a step converges (Box_Stacks 2e-2 / 5e-4, the lattice
 // 6e-5 / 4e-10), a quarter step is 3 to 10 times slower.

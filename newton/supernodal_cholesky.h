@@ -1,5 +1,5 @@
 // newton/supernodal_cholesky.h: the supernodal Cholesky factorization of a
-// large symmetric positive definite M (issue 17), one of the factorizations
+// large symmetric positive definite M, one of the factorizations
 // newton/m_factorization.h keeps:
 //
 //   P M P^T = L L^T      CHOLMOD (SuiteSparse), supernodal: the columns of L

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the installed package (issue 13 item 1): installs a built fcsn to a temporary prefix,
+# Checks the installed package: installs a built fcsn to a temporary prefix,
 # then builds the consumer projects examples/consumer against it with find_package(fcsn) (a C++
 # main and the C example examples/c; then a C-only, a C++-only and a C++14 project, and a shared
 # library linking fcsn called by a program), and the C and C++ programs again with plain

@@ -160,7 +160,7 @@ std::vector<SolverPair> UsedPairs(const Settings& st) {
   const std::vector<SolverPair> pairs = {
       {"sic-nsn-ac", "fcsn-nsn-ac"},
       {"sic-nsn-ac", "fcsn-nsn-ac-rest"},
-      {"sic-nsn-ac", "fcsn-default"},  // issue 17's headline pair
+      {"sic-nsn-ac", "fcsn-default"},  // the headline pair
       {"sic-nsn-jm", "fcsn-nsn-jm"},
       {"sic-nsn-jm", "fcsn-default"},
       {"sic-nsgs-wr", "fcsn-default"},

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Side-by-side benchmark fcsn vs Siconos/numerics 4.4 (issue 6): installs the benchmark packages
+# Side-by-side benchmark fcsn vs Siconos/numerics 4.4: installs the benchmark packages
 # if missing, builds the driver (Release) and writes bench/results/<set>_<m-storage>.{csv,md}.
 #
 # Usage: bench/compare_siconos/run.sh [compare_siconos options] [FILE.hdf5|DIR ...]

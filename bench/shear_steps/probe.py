@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-iteration, per-contact view of warm Newton on a wall step (issue 17).
+"""Per-iteration, per-contact view of warm Newton on a wall step.
 
 Re-runs fcsn's `--solver nsn --warm-start` Alart-Curnier Newton (split-exact
 rho x boost 30, full steps, start = the file's /guesses/1) with the functions

@@ -241,7 +241,7 @@ int fcsn_solve(fcsn_solver* solver,
                const double* v_guess,
                const double* r_guess);
 
-/* M distributed over the MPI ranks of settings.mpi_comm (issue 14; C++:
+/* M distributed over the MPI ranks of settings.mpi_comm (C++:
  * fcsn::Solver::Solve with fcsn::LocalMatrixEntries, fcsn/solver.h): this
  * process' entries of M as triplets, in global indices with the index_base
  * of the problem given to fcsn_setup,

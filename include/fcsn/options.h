@@ -175,42 +175,48 @@ struct RhoOptions {
   // The tail boost: the first Newton iterate after the start whose worst
   // measure max(e_cone, e_dual, e_comp, e_eq) (formulations.md §9.1, unit-
   // free) is below `tail_error` multiplies the boost by `tail_boost_factor`,
-  // once per solve (>= 1; 1 disables it), and that iterate's direction is
-  // already the boosted rho's (G and J are evaluated again); the stall
-  // reduction above still applies after it. (Until session 19 the boost took
-  // effect one iterate later; the direction at the boost iterate now agrees
-  // with its line search, and the 50 walls took 9.42 -> 9.10 mean iterations,
-  // median 10 -> 9, 471 -> 455 factorizations; warm 688-contact shear steps
-  // 142 -> 136 iterations; Box_Stacks at 1e-10 11 -> 4; factors 10 and 100
-  // gave means 9.12 and 9.22: 30 kept.) Not with Formulation::kFischerBurmeister: there the
-  // boosted last steps leave a take-off contact's r at ~1e-13 instead of
-  // ~1e-15 and lose the quadratic final step (tests/capi, the formulation
-  // convergence tests). Why: near the solution the velocities are nearly
-  // right and a larger rho fixes the last stick/slip pieces sooner (as from a
-  // warm start). Cold, tol 1e-8 (bench/results/rho_boost.md): the 50
-  // 688-contact walls 15.5 -> 14.1 mean Newton iterations (median 15 -> 14;
-  // factor 30 at 1e-2: 15.8, at 1e-4: 14.7; factor 100 at 1e-3: 14.6); the
-  // nine refine-2 shear steps 213 -> 178 iterations (121.9 -> 100.6 s), none
-  // more; gravity steps, the elastic bar and the shared FCLib problems
-  // unchanged.
+  // once per solve, and that iterate's direction is already the boosted rho's
+  // (G and J are evaluated again, so the direction agrees with its line
+  // search); the stall reduction above still applies after it. Not with
+  // Formulation::kFischerBurmeister: there the boosted last steps leave a
+  // take-off contact's r at ~1e-13 instead of ~1e-15 and lose the quadratic
+  // final step (tests/capi, the formulation convergence tests). Why: near the
+  // solution the velocities are nearly right and a larger rho fixes the last
+  // stick/slip pieces sooner (as from a warm start). Cold, tol 1e-8
+  // (bench/results/rho_boost.md): the 50 688-contact walls 15.5 -> 14.1 mean
+  // Newton iterations (median 15 -> 14; factor 30 at 1e-2: 15.8, at 1e-4:
+  // 14.7; factor 100 at 1e-3: 14.6); with the boosted direction at the boost
+  // iterate itself, 9.42 -> 9.10 mean iterations from the default cold start
+  // (factors 10 and 100: 9.12 and 9.22), warm 688-contact shear steps 142 ->
+  // 136 iterations, Box_Stacks at 1e-10 11 -> 4; the nine refine-2 shear steps
+  // 213 -> 178 iterations (121.9 -> 100.6 s), none more; gravity steps, the
+  // elastic bar and the shared FCLib problems unchanged.
+  // Worst measure below which the tail boost applies; > 0, default 1e-3.
   double tail_error = 1e-3;
+  // Factor of the tail boost; >= 1 (1 disables it), default 30.
   double tail_boost_factor = 30.0;
+  // Divisor of the boost when the merit stalls; > 1, default 10.
   double boost_reduction = 10.0;
+  // Iterations over which a stall of the merit is judged; >= 1, default 5.
   int boost_window = 5;
+  // The merit stalls when it is not below this ratio times its value
+  // `boost_window` iterations earlier; in (0, 1], default 0.9.
   double boost_stall_ratio = 0.9;
 };
 
 // Nonsmooth Gauss-Seidel on the reduced problem u = W r + q_free
 // (formulations.md §7).
 struct NsgsOptions {
+  // The one-contact solver of each sweep; default Alart-Curnier Newton.
   LocalSolverType local_solver = LocalSolverType::kAlartCurnierNewton;
-  // Budget of sweeps for a pure NSGS solve.
+  // Budget of sweeps for a pure NSGS solve; >= 0, default 10000.
   int max_sweeps = 10000;
   // Check the true error (fcsn/error_measures.h) every this many sweeps, and
   // whenever the cheap error ||r_{k+1} - r_k|| / ||r_{k+1}|| falls below the
-  // working tolerance.
+  // working tolerance. >= 1, default 10.
   int error_check_frequency = 10;
-  // One-contact solver: iteration budget and relative tolerance.
+  // One-contact solver: iteration budget (>= 1, default 20) and relative
+  // tolerance (in (0, 1), default 1e-14).
   int local_max_iterations = 20;
   double local_tolerance = 1e-14;
   // LocalSolverType::kFixedPointViUpk: projections per contact per sweep (the
@@ -221,13 +227,14 @@ struct NsgsOptions {
 
 // NSGS -> Newton hybrid with fallback (formulations.md §8).
 struct HybridOptions {
-  // NSGS sweeps before the first Newton iteration (the masonry study's value:
-  // 100).
+  // NSGS sweeps before the first Newton iteration; >= 0, default 100 (the
+  // masonry study's value).
   int warm_sweeps = 100;
   // The same when Solve() is given a guess (time stepping: the previous step's
   // (v, r)). A good guess puts Newton in its quadratic region at once, and NSGS
   // sweeps would cost more than the one or two Newton iterations left (and need
-  // the Delassus operator); NSGS then only serves as the fallback.
+  // the Delassus operator); NSGS then only serves as the fallback. >= 0,
+  // default 0.
   int warm_sweeps_with_guess = 0;
   // The warm start also ends, and Newton takes over, as soon as NSGS contracts
   // poorly: its error is checked every `warm_contraction_window` sweeps (or
@@ -242,16 +249,20 @@ struct HybridOptions {
   // (100 sweeps cost 0.94 s and save no Newton iteration); generated rigid
   // piles of 8 and 16 boxes drop 5 % from sweep 5 to 10, and Newton then
   // needs 3 to 5 iterations, as after 100 sweeps.
+  // Window in sweeps; >= 0, default 5.
   int warm_contraction_window = 5;
+  // Required contraction over the window; in (0, 1], default 0.5.
   double warm_contraction_ratio = 0.5;
   // Newton stalls when the merit has not dropped below stall_ratio times its
   // value of `stall_window` iterations ago (counted from the first Newton step
-  // of a run, whose merit may exceed the starting point's).
+  // of a run, whose merit may exceed the starting point's). stall_window >= 1,
+  // default 5; stall_ratio in (0, 1), default 0.9.
   int stall_window = 5;
   double stall_ratio = 0.9;
-  // NSGS sweeps run at each fallback before Newton restarts.
+  // NSGS sweeps run at each fallback before Newton restarts; >= 1, default 50.
   int fallback_sweeps = 50;
-  // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve.
+  // Number of Newton -> NSGS -> Newton fallbacks allowed in one solve; >= 0,
+  // default 20.
   int max_fallbacks = 20;
   // Budget of the Delassus operator W = H^T M^-1 H that the warm start and the
   // fallbacks sweep on (formulations.md §7.1). W is formed only if the cost of

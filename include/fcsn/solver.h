@@ -83,7 +83,7 @@ class Solver {
   void RequestStop();
 
   // The same solve with M distributed over the ranks of
-  // options().linear_solver.mpi_communicator (issue 14): local_m holds this
+  // options().linear_solver.mpi_communicator: local_m holds this
   // rank's entries of M (fcsn/problem.h, LocalMatrixEntries); problem holds
   // everything else, replicated on every rank (H, f, w, mu, and M as an
   // n x n matrix with no stored entry: its size gives n). M is never

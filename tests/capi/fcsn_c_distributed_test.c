@@ -1,4 +1,4 @@
-/* fcsn_solve_distributed (fcsn/fcsn_c.h, issue 14): M given as each rank's
+/* fcsn_solve_distributed (fcsn/fcsn_c.h): M given as each rank's
  * triplets must give the ordinary fcsn_solve's result (same status and
  * iterations, v and r equal to 1e-8 relative), and a bad triplet on the last
  * rank only must fail the solve on every rank with a message naming it.

@@ -1,4 +1,4 @@
-// `fcsn` and the user's files (issue 12 §3 messages, §4): --output "" is an
+// `fcsn` and the user's files: --output "" is an
 // error; --output naming the input (also through a hard link) is refused
 // before anything is written; a full disk (a file-size limit) while writing
 // --output leaves the input and the previous output untouched with one line

@@ -1,4 +1,4 @@
-// `fcsn` on corrupted HDF5 files (issue 12 §3): stderr is exactly one line or
+// `fcsn` on corrupted HDF5 files: stderr is exactly one line or
 // empty. libhdf5 1.10 keeps internal state after some corrupt object headers
 // and its exit handler then printed "HDF5: infinite loop closing library" and
 // a long line, after the error line and even after a successful read.

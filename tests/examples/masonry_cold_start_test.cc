@@ -1,5 +1,5 @@
 // The cold start of gravity-settling steps of the coarse masonry wall
-// (SolverOptions::cold_start, issue 17): their contacts are closed with w_N
+// (SolverOptions::cold_start): their contacts are closed with w_N
 // zero up to round-off, so from v = 0 the sign of round-off picks which
 // contacts Newton's first step closes. Free flight (v = M^-1 f) lets the
 // applied forces decide instead; bonded (auto takes it here) starts every

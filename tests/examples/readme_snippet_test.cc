@@ -1,4 +1,4 @@
-// The README's C++ time-stepping snippet, compiled and run (issue 13: the
+// The README's C++ time-stepping snippet, compiled and run (the
 // documented loop must work from the first step). The code between the BEGIN
 // and END markers is the snippet, verbatim; ReadmeShowsThisSnippet checks that
 // README.md shows exactly that text once README.md carries the snippet.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `fcsn solve FILE --solver nsn --distribute-m` (M distributed over the ranks by contiguous blocks
-# of rows, issue 14) at np 1 and np 2 against the replicated `fcsn solve FILE --solver nsn` at
+# of rows) at np 1 and np 2 against the replicated `fcsn solve FILE --solver nsn` at
 # np 1: the same exit code, status and iterations, and errors equal up to round-off (1e-3
 # relative, or all within the tolerance). Problems: every FCLib file of DIR. Only rank 0 prints:
 # exactly one JSON line per run. Also: --distribute-m with a solver that needs M^-1 per contact

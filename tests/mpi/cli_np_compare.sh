@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `fcsn solve FILE --json` with 1 and with 2 MPI processes (issue 14 acceptance): the same exit
+# `fcsn solve FILE --json` with 1 and with 2 MPI processes: the same exit
 # code, status, iterations, NSGS sweeps and factorizations, errors equal up to round-off and
 # solutions (v, u, r of --output) equal to 1e-8 relative, with the default solver (hybrid:
 # NSGS warm sweeps, then Newton) and with pure Newton (--solver nsn: a MUMPS factorization at every

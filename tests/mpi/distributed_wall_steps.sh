@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# distributed_solve_test on generated masonry-wall steps (issue 14): writes steps 10 and 25 of
+# distributed_solve_test on generated masonry-wall steps: writes steps 10 and 25 of
 # `masonry_wall --coarse --steps 25` (n = 1463, nc = 200: under gravity, then in the shear ramp)
 # and runs the test's GeneratedWallStep case on each, with M split over the ranks and compared
 # with the replicated solve (tests/newton/distributed_solve_test.cc).

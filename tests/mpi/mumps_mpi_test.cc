@@ -1,4 +1,4 @@
-// MPI MUMPS under mpirun (issue 14): the replicated-data contract of
+// MPI MUMPS under mpirun: the replicated-data contract of
 // linalg/mumps_comm.h. Run with any number of processes (ctest runs it with 2):
 // every rank makes the same calls and must get the same status and the same
 // solution, bit for bit, on success and on failure alike; a failure never

@@ -1,4 +1,4 @@
-// The solver under the criterion of formulations.md §9.1 (issue 12): the same
+// The solver under the criterion of formulations.md §9.1: the same
 // problem in other units gives the same verdict and the same iterates up to
 // the units; a problem whose units fooled the old e_nat (M scaled alone, a
 // nearly singular M, mu up to 1e6) is converged only when an independent
@@ -213,7 +213,7 @@ TEST(CriterionSolverTest, HybridIsUnitFree) {
                  0.0);
 }
 
-// The cases that fooled e_nat (issue 12): M scaled alone (another problem,
+// The cases that fooled e_nat: M scaled alone (another problem,
 // with velocities far from the forces' scale), a nearly singular M, mu from 0
 // to 1e6. Whatever the solver returns, "converged" must be confirmed by the
 // dense check, and these problems must still be solved.
@@ -352,9 +352,8 @@ TEST(CriterionSolverTest, CallbackAbortHasItsOwnStatus) {
   }
 }
 
-// set_options() applies every linear-solver field: the precision (and the
-// refinement settings) used to be dropped silently when the other fields were
-// unchanged.
+// set_options() applies every linear-solver field, also the precision (and the
+// refinement settings) when the other fields are unchanged.
 TEST(CriterionSolverTest, SetOptionsAppliesTheFactorizationPrecision) {
   const GlobalProblem p = Load("CubeH8.hdf5");
   SolverOptions options = Options(SolverType::kNewton);
@@ -374,7 +373,7 @@ TEST(CriterionSolverTest, SetOptionsAppliesTheFactorizationPrecision) {
 // An upper-triangle M passed in memory (LMGC90's storage) with the flag set is
 // the symmetric problem: same answer as the file read with U + U^T - diag(U),
 // the measures agree, and a flagged M with entries below the diagonal is
-// rejected. (It used to be solved silently as the triangular matrix.)
+// rejected (never solved silently as the triangular matrix).
 TEST(CriterionSolverTest, UpperTriangleFlagSolvesTheSymmetricProblem) {
   GlobalProblem upper, full;
   std::string error;

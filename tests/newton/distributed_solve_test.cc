@@ -1,4 +1,4 @@
-// Solver::Solve with M distributed over the ranks (fcsn/solver.h, issue 14):
+// Solver::Solve with M distributed over the ranks (fcsn/solver.h):
 // each rank hands only its share of M's entries; the result must be the
 // ordinary replicated Solve's (same status and iterations, v and r equal to
 // 1e-8 relative) and the same bits on every rank. Partitions: (a) by rows,

@@ -5,8 +5,8 @@
 //   until rho ||W dr|| <= L ||dr|| when the step overshoots, and grows by 1/tau
 //   when the step is timid (ratio < L_min) and the local error went down.
 // * NSGS with it converges on a shared problem to the solution of NSGS-AC, by
-//   different iterates (the point of issue 15: solving the local problem to
-//   1e-14 made the two identical).
+//   different iterates (its fixed number of projections per sweep sets it
+//   apart: solving the local problem to 1e-14 would make the two identical).
 #include "newton/fp_vi_upk.h"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,8 @@
-// Golden iteration histories (issue 16): before the solver's internals are
-// restructured, the full histories of every shared problem and of generated
-// elastic and rigid problems, for pure Newton (AC, JM, NM, FB from the zero
-// start; AC from the auto start) and the default hybrid, are recorded in
-// tests/data/golden_histories.json (regenerated once when the default start
-// became auto, issue 17: only the nsn-ac-auto records and the default's on
-// lattice-8x6x2-slide changed or were added); a refactoring must
+// Golden iteration histories: the full histories of every shared problem and
+// of generated elastic and rigid problems, for pure Newton (AC, JM, NM, FB
+// from the zero start; AC from the auto start) and the default hybrid, are
+// recorded in tests/data/golden_histories.json (regenerated only by a change
+// meant to alter the iterates); a refactoring must
 // reproduce them: the same phases, iteration numbers, contact-status counts and
 // status, and every measure to a stated round-off.
 //
@@ -82,12 +80,11 @@ struct Config {
   ColdStart cold_start;
 };
 
-// Pure Newton from the zero start for every formulation (recorded when zero
-// was the default; most of these problems rest, w = 0, where the default auto
-// starts bonded), pure Newton AC from the default auto start (bonded on the
-// resting problems, zero on Example1 and the gapped lattice), and the default
-// hybrid (auto: bonded only when its Newton starts without sweeps, as on the
-// lattices).
+// Pure Newton from the zero start for every formulation (most of these
+// problems rest, w = 0, where the default auto starts bonded), pure Newton AC
+// from the default auto start (bonded on the resting problems, zero on
+// Example1 and the gapped lattice), and the default hybrid (auto: bonded only
+// when its Newton starts without sweeps, as on the lattices).
 const Config kConfigs[] = {
     {"nsn-ac",
      SolverType::kNewton,

@@ -104,8 +104,8 @@ TEST(RhoBoostTest, TailBoostMultipliesOnceBelowTheTailError) {
 
 // The iterate where the tail boost starts already takes the boosted rho's
 // Newton step: the iterate after it is the one a solve started there under
-// the boosted rho reaches in one step. (Until session 19 that step was the
-// previous rho's and the boost acted one iterate later.)
+// the boosted rho reaches in one step (not the previous rho's step, with the
+// boost acting one iterate later).
 TEST(RhoBoostTest, TheTailBoostIterateStepsUnderTheBoostedRho) {
   // A lattice sliding on an uneven floor: slipping contacts, whose Newton
   // step depends on rho.

@@ -1,4 +1,4 @@
-// Tests of the setup on two threads (SolverOptions::setup_threads, issue 17):
+// Tests of the setup on two threads (SolverOptions::setup_threads):
 // M's factorization in two parts (MFactorization::Order, FactorizeOrdered;
 // MInverse::Order, FactorizeOrdered) gives the bits of the one-part
 // Factorize() or refuses to factorize, never calls METIS in its second part

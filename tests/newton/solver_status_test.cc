@@ -1,5 +1,5 @@
 // Every SolverStatus a solve can end with, reached at solver level where the
-// other newton tests do not (issue 16): stalled, numerical issue (and the
+// other newton tests do not: stalled, numerical issue (and the
 // convergence recheck of the returned point), each line-search failure policy
 // in pure Newton and in the hybrid, the fallback budget, a singular M; plus
 // the Setup() status and the one iterate recorder shared by all phases.

@@ -1,5 +1,5 @@
 // HostileCases() (fclib_test_files.h): FCLib files crafted against the
-// reader's resources and assumptions (issue 12 §3).
+// reader's resources and assumptions.
 #include <filesystem>
 #include <string>
 #include <system_error>

@@ -1,4 +1,4 @@
-// FCLib reader on hostile files (issue 12 §3): every case of HostileCases()
+// FCLib reader on hostile files: every case of HostileCases()
 // is rejected with one line (MalformedFileTest in fclib_io_test.cc checks the
 // message) AND without allocating more than O(file size) memory: a forged
 // extent or size field in a file of a few KB must not make the reader touch

@@ -95,7 +95,7 @@ void WriteText(const std::string& path, const std::string& text);
 // Every malformed input, HostileCases() included.
 std::vector<MalformedCase> MalformedCases();
 
-// Inputs crafted against the reader's resources and assumptions (issue 12):
+// Inputs crafted against the reader's resources and assumptions:
 // forged extents and sizes that would make a trusting reader allocate
 // gigabytes, int64 sizes beyond int, a symlink loop, a singular M (zero
 // entries, or a zero row and column), raw data in an external file.

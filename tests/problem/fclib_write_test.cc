@@ -1,4 +1,4 @@
-// FCLib writer safety (issue 12 §4): a write that fails (here a file-size
+// FCLib writer safety: a write that fails (here a file-size
 // limit, which acts as a full disk) leaves the target exactly as it was and
 // no temporary file behind; a write through a symbolic link replaces the
 // link's target and keeps the link; a replaced file keeps its mode.

@@ -353,7 +353,7 @@ def test_upper_triangle_input_solves_the_symmetric_problem():
                    m_upper_triangle=True)
     assert a.converged and b.converged
     np.testing.assert_allclose(b.v, a.v, rtol=1e-8, atol=1e-10 * np.abs(a.v).max())
-    # The triangle solved as stored is another problem (README: CubeH8 slides).
+    # The triangle solved as stored is another problem (CubeH8 then slides).
     c = fcsn.solve(stored.M, stored.H, stored.f, stored.w, stored.mu)
     assert a.contact_status != c.contact_status
     one_line_value_error(
