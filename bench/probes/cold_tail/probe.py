@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Probe of the cold Newton tail on the 688-contact wall (issue 17).
+"""Probe of the cold Newton tail on the 688-contact wall.
 
 An independent numpy/scipy re-implementation of fcsn's Alart-Curnier Newton
 (`--solver nsn`, split-exact rho x boost 30 never reduced, full steps, v = r =
@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as sla
 
-TOL = 1e-8  # fcsn's --tol of issue 17
+TOL = 1e-8  # the --tol of the cold-start studies
 BOOST = 30.0  # RhoOptions::initial_boost
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Per-iteration history of `fcsn solve --json` runs (issue 17, shear steps).
+"""Per-iteration history of `fcsn solve --json` runs (shear steps).
 
 Reads the JSON lines of `fcsn solve FILE... --json` on stdin and prints, per
 file, the iterations and, with -v, one row per Newton iteration: the merit

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cold starts screened in the probe's Newton (issue 17, session 17).
+"""Cold starts screened in the probe's Newton.
 
 Newton iterations to the §9.1 tolerance from several starting iterates, with
 probe.py's Alart-Curnier Newton (split-exact rho x boost 30 never reduced,

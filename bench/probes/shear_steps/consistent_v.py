@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copies of wall-step files whose guess keeps r and recomputes v (issue 17).
+"""Copies of wall-step files whose guess keeps r and recomputes v.
 
 /guesses/1 becomes v = M^-1 (f + H (s r)), u = H^T v + w, r <- s r: the
 velocity that balances the guess's impulses under the new step's load

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Copies of consecutive wall-step files with a predicted guess (issue 17).
+"""Copies of consecutive wall-step files with a predicted guess.
 
 For files F_1, ..., F_K of consecutive steps (each /guesses/1 = the previous
 step's solution z_{k-1}), writes OUT/<name of F_k> for k >= 2 with
