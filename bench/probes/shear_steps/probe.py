@@ -3,7 +3,7 @@
 
 Re-runs fcsn's `--solver nsn --warm-start` Alart-Curnier Newton (split-exact
 rho x boost 30, full steps, start = the file's /guesses/1) with the functions
-of bench/cold_tail/probe.py (whose iterates match fcsn's digit for digit),
+of bench/probes/cold_tail/probe.py (whose iterates match fcsn's digit for digit),
 the Delassus blocks of rho computed in column chunks so that refine-2 files
 (n = 43,745) fit in memory. Per iteration it prints the criterion, the
 statuses of the AC pieces (open/stick/slip), the contacts whose piece changed
