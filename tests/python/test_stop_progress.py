@@ -21,15 +21,24 @@ from lattice_problem import lattice
 HERE = pathlib.Path(__file__).resolve().parent
 ROW = re.compile(r"^ *(newton|nsgs) +(\d+) ")
 
-# Newton from v = 0, r = 0 with a tolerance it cannot meet: on the 40 x 40 x 4
-# lattice (n = 19,200) the setup and each iteration (one factorization of J)
-# take a few tenths of a second, so the solve runs until it is stopped.
+# Newton from v = 0, r = 0 with a tolerance it cannot meet, on the 12 x 12 x 4
+# lattice with the dense LU: each iteration (one dense factorization of J,
+# n + m = 2,160) takes about 0.6 s on an idle machine, and the solve ends at
+# its round-off floor after about 6 of them, seconds after the tests below
+# stop it. (With the sparse solver the 40 x 40 x 4 lattice reaches that floor
+# in about 0.7 s: too soon for a signal sent by another, loaded, process.)
 LONG = dict(solver="nsn", cold_start="zero", tolerance=1e-300,
-            max_iterations=1000)
+            max_iterations=1000, linear_solver={"type": "dense"})
+LONG_LATTICE = (12, 12, 4)
+# The same without the dense LU, for a setup long enough to be interrupted:
+# about 0.8 s on the 60 x 60 x 4 lattice (n = 43,200) on an idle machine.
+SETUP_LONG = dict(solver="nsn", cold_start="zero", tolerance=1e-300,
+                  max_iterations=1000)
+SETUP_LATTICE = (60, 60, 4)
 
 
 def test_the_gil_is_released_during_the_setup():
-    problem = lattice(40, 40, 4)
+    problem = lattice(*SETUP_LATTICE)
     ticks = []
     done = threading.Event()
 
@@ -56,7 +65,7 @@ def test_the_gil_is_released_during_the_setup():
 
 
 def test_request_stop_from_another_thread():
-    problem = lattice(40, 40, 4)
+    problem = lattice(*LONG_LATTICE)
     solver = fcsn.Solver(**LONG)
     first = threading.Event()
 
@@ -82,7 +91,7 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_result():
         import numpy as np
         import fcsn
         from lattice_problem import lattice
-        problem = lattice(40, 40, 4)
+        problem = lattice(*{LONG_LATTICE!r})
         def ready(record):
             if record.iteration == 0:
                 print("ready", flush=True)
@@ -113,18 +122,18 @@ def test_ctrl_c_raises_keyboard_interrupt_with_the_result():
 
 
 def test_ctrl_c_during_the_setup_stops_it_there():
-    # The setup of the 40 x 40 x 4 lattice takes about 0.7 s on an idle
-    # machine; SIGINT lands in it, long before the first iterate.
+    # The setup of SETUP_LATTICE takes about 0.8 s on an idle machine;
+    # SIGINT lands in it, long before the first iterate.
     child = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(HERE)!r})
         import numpy as np
         import fcsn
         from lattice_problem import lattice
-        problem = lattice(40, 40, 4)
+        problem = lattice(*{SETUP_LATTICE!r})
         print("starting", flush=True)
         try:
-            fcsn.solve(*problem, **{LONG!r})
+            fcsn.solve(*problem, **{SETUP_LONG!r})
             print("finished without interruption", flush=True)
         except KeyboardInterrupt as exc:
             r = exc.result
