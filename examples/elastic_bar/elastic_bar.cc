@@ -4,6 +4,7 @@
 //
 //   elastic_bar [--steps N] [--nx NX --ny NY --nz NZ] [--length L --width W
 //               --thickness T] [--mu MU] [--velocity V0] [--h H] [--theta TH]
+//               [--push-factor F [--push-ramp-steps R]]
 //               [--solver hybrid|nsn|nsgs] [--tolerance TOL]
 //               [--export-dir DIR [--export-steps K ...]] [--log FILE]
 //
@@ -63,6 +64,14 @@ void AddOptions(CLI::App* app, Settings* s) {
   app->add_option("--thickness", b.thickness, "Bar thickness along z (m)")
       ->capture_default_str();
   app->add_option("--mu", b.mu, "Coulomb coefficient")->capture_default_str();
+  app->add_option("--push-factor",
+                  b.push_factor,
+                  "Final push on the end face x = 0 / (mu m g); 0: none")
+      ->capture_default_str();
+  app->add_option("--push-ramp-steps",
+                  b.push_ramp_steps,
+                  "Steps of the push's linear ramp")
+      ->capture_default_str();
   app->add_option("--velocity", b.initial_velocity, "Initial v_x (m/s)")
       ->capture_default_str();
   app->add_option("--h", b.h, "Time step (s)")->capture_default_str();

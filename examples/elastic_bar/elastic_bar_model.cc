@@ -44,6 +44,8 @@ std::string BarOptions::Validate() const {
       !non_negative("mu", mu) || !non_negative("gravity", gravity)) {
     return out.str();
   }
+  if (!non_negative("push_factor", push_factor)) return out.str();
+  if (push_ramp_steps < 1) return "BarOptions::push_ramp_steps must be >= 1.";
   if (nx < 1 || ny < 1 || nz < 1) {
     return "BarOptions::nx, ny and nz must be >= 1.";
   }
@@ -101,6 +103,13 @@ std::string ElasticBar::Assemble() {
   time.h = options_.h;
   time.theta = options_.theta;
   time.rayleigh_beta = options_.rayleigh_beta;
+  push_load_ = Eigen::VectorXd::Zero(n());
+  const int face_nodes = (grid_.ny + 1) * (grid_.nz + 1);
+  for (int k = 0; k <= grid_.nz; ++k) {
+    for (int j = 0; j <= grid_.ny; ++j) {
+      push_load_[3 * grid_.Node(0, j, k)] = 1.0 / face_nodes;
+    }
+  }
   SparseMatrix M(n(), n());
   M.setIdentity();
   M.diagonal() = mass_;
@@ -168,7 +177,14 @@ void ElasticBar::BuildStepProblem(GlobalProblem* problem) const {
   problem->b.resize(0);
   // The step's weight impulse -h g Fz, and w = (gap at q~ / h) e_N with zero
   // gaps at q = 0.
-  const Eigen::VectorXd impulse = -(options_.h * options_.gravity) * z_load_;
+  Eigen::VectorXd impulse = -(options_.h * options_.gravity) * z_load_;
+  if (options_.push_factor > 0.0) {
+    const double ramp = std::min(
+        1.0, static_cast<double>(step_ + 1) / options_.push_ramp_steps);
+    const double sliding = options_.mu * total_mass() * options_.gravity;
+    impulse +=
+        (options_.h * ramp * options_.push_factor * sliding) * push_load_;
+  }
   stepper_.FreeTerm(q_, v_, impulse, &problem->f);
   stepper_.GapFreeTerm(H_, Eigen::VectorXd(), q_, v_, &problem->w);
 }

@@ -23,6 +23,8 @@
 //   f_k = M v + p - K (h q + (h^2 theta (1-theta) + h (1-theta) beta) v),
 //   w_a = (g_a / h) e_N,  g_a = [H^T d]_N = d_z(node a),  d = q + (1-theta) h v
 //   (MoreauJean::GapFreeTerm),
+//   (plus h P_k Fp with the push P_k and the unit end-face load Fp when
+//   push_factor > 0),
 //   M^ v_k = H r_k + f_k,  u_k = H^T v_k + w_k,  Coulomb at every contact,
 //   q_k = q + h (theta v_k + (1-theta) v)  (MoreauJean::Advance).
 // w_N = gap / h is the masonry example's scaling (LMGC90 GAP_SGR_CLB). With
@@ -85,6 +87,13 @@ struct BarOptions {
   // = 6.8 ms: the default run slides for 6 steps, stops at step 7 and sticks
   // from then on.
   double initial_velocity = 0.02;
+  // A push along +x on the end face x = 0, shared equally by its nodes,
+  // ramping linearly over push_ramp_steps steps to push_factor times the
+  // sliding force mu m g, then held (>= 0; 0 by default: no push). With
+  // initial_velocity = 0 and push_factor > 1 a slip zone opens at the pushed
+  // end and its front runs over the contact face (bench/results/fronts.md).
+  double push_factor = 0.0;
+  int push_ramp_steps = 40;  // >= 1
   // Entries of K with |K_ij| <= tol max|K| dropped (fem::SymmetricMatrix).
   double stiffness_drop_tolerance = 1e-12;
 
@@ -159,7 +168,8 @@ class ElasticBar {
   fem::HexGrid grid_;
   SparseMatrix K_;
   Eigen::VectorXd mass_;
-  Eigen::VectorXd z_load_;  // nodal loads of a unit body force along +z
+  Eigen::VectorXd z_load_;     // nodal loads of a unit body force along +z
+  Eigen::VectorXd push_load_;  // a unit force along +x shared by face x = 0
   MoreauJean stepper_;
   SparseMatrix H_;
   Eigen::VectorXd mu_;
