@@ -35,6 +35,10 @@ LONG_LATTICE = (12, 12, 4)
 SETUP_LONG = dict(solver="nsn", cold_start="zero", tolerance=1e-300,
                   max_iterations=1000)
 SETUP_LATTICE = (60, 60, 4)
+# A child started from a non-interactive shell's background job inherits
+# SIGINT ignored (POSIX), and Python then keeps it ignored: the children below
+# take the handler an interactive Python has.
+DEFAULT_SIGINT = "signal.signal(signal.SIGINT, signal.default_int_handler)"
 
 
 def test_the_gil_is_released_during_the_setup():
@@ -86,7 +90,8 @@ def test_request_stop_from_another_thread():
 
 def test_ctrl_c_raises_keyboard_interrupt_with_the_result():
     child = textwrap.dedent(f"""
-        import sys, time
+        import signal, sys, time
+        {DEFAULT_SIGINT}
         sys.path.insert(0, {str(HERE)!r})
         import numpy as np
         import fcsn
@@ -125,7 +130,8 @@ def test_ctrl_c_during_the_setup_stops_it_there():
     # The setup of SETUP_LATTICE takes about 0.8 s on an idle machine;
     # SIGINT lands in it, long before the first iterate.
     child = textwrap.dedent(f"""
-        import sys
+        import signal, sys
+        {DEFAULT_SIGINT}
         sys.path.insert(0, {str(HERE)!r})
         import numpy as np
         import fcsn
