@@ -27,10 +27,13 @@ bool UpdateContact(const GlobalProblem& problem,
                    Eigen::VectorXd* work) {
   ContactScaling scaling;
   if (!Scaling(w_aa, &scaling)) return true;  // no free dof: left as it is
-  const auto h_a = problem.H.middleCols(3 * a, 3);
   const Eigen::Vector3d r_a = r->segment<3>(3 * a);
-  const Eigen::Vector3d u_a =
-      h_a.transpose() * *v + problem.w.segment<3>(3 * a);
+  Eigen::Vector3d u_a = problem.w.segment<3>(3 * a);  // H_a^T v + w_a
+  for (int j = 0; j < 3; ++j) {
+    for (SparseMatrix::InnerIterator it(problem.H, 3 * a + j); it; ++it) {
+      u_a[j] += it.value() * (*v)[it.row()];
+    }
+  }
   const Eigen::Vector3d q_a = u_a - w_aa * r_a;
   Eigen::Vector3d x = r_a;
   double rho_fp = 0.0;
@@ -45,7 +48,12 @@ bool UpdateContact(const GlobalProblem& problem,
                &x);
   const Eigen::Vector3d change = x - r_a;
   if (!x.allFinite() || change.isZero(0.0)) return true;
-  *rhs = h_a * change;
+  rhs->setZero();  // H_a (x - r_a)
+  for (int j = 0; j < 3; ++j) {
+    for (SparseMatrix::InnerIterator it(problem.H, 3 * a + j); it; ++it) {
+      (*rhs)[it.row()] += it.value() * change[j];
+    }
+  }
   if (!factorization.SolveWithoutAllocation(*rhs, dv, work)) return false;
   *v += *dv;
   r->segment<3>(3 * a) = x;
@@ -102,7 +110,7 @@ TransportFunction MakeTransport(const GlobalProblem& problem,
     return {};
   }
   return
-      [&problem, m_inverse, &options](Eigen::VectorXd* v, Eigen::VectorXd* r) {
+      [&problem, m_inverse, options](Eigen::VectorXd* v, Eigen::VectorXd* r) {
         return TransportSweep(problem,
                               m_inverse->factorization(),
                               m_inverse->DiagonalBlocks(),
