@@ -8,18 +8,9 @@
 
 #include "linalg/mumps_comm.h"
 #include "newton/line_search.h"
+#include "problem/format_number.h"
 
 namespace fcsn::internal {
-namespace {
-
-// %.3e of x, for messages.
-std::string FormatNumber(double x) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.3e", x);
-  return text;
-}
-
-}  // namespace
 
 void NewtonDriver::Run(const SolverOptions& options,
                        NewtonSystem* system,

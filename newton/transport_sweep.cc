@@ -105,8 +105,7 @@ namespace fcsn::internal {
 TransportFunction MakeTransport(const GlobalProblem& problem,
                                 MInverse* m_inverse,
                                 const NsgsOptions& options) {
-  if (!m_inverse->regular() || !m_inverse->symmetric() ||
-      !m_inverse->factorization().symmetric()) {
+  if (!m_inverse->regular() || !m_inverse->factorization().symmetric()) {
     return {};
   }
   return

@@ -6,14 +6,10 @@
 #include <cstdio>
 #include <limits>
 
+#include "problem/format_number.h"
+
 namespace fcsn::internal {
 namespace {
-
-std::string Short(double x) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.3g", x);
-  return text;
-}
 
 // y_0: entries in [-1, 1] from a 64-bit linear congruential sequence (Knuth's
 // MMIX constants), the same on every machine. Any fixed vector would do
@@ -53,13 +49,14 @@ bool RegularPivots(const Eigen::VectorXd& d,
   for (int i = 0; i < n; ++i) {
     if (!(d[i] > 0.0)) {
       *message = "M is symmetric but not positive definite (LDL^T pivot " +
-                 std::to_string(i) + " is " + Short(d[i]) + ")";
+                 std::to_string(i) + " is " + FormatNumber(d[i]) + ")";
       return false;
     }
     if (d[i] <= tiny) {
       *message = "M is numerically singular (LDL^T pivot " + std::to_string(i) +
-                 " is " + Short(d[i]) + ", largest pivot or diagonal entry " +
-                 Short(reference) + ")";
+                 " is " + FormatNumber(d[i]) +
+                 ", largest pivot or diagonal entry " +
+                 FormatNumber(reference) + ")";
       return false;
     }
   }
@@ -96,7 +93,8 @@ bool IsRegular(const Eigen::VectorXd& d,
     *message =
         "M is numerically singular (its smallest eigenvalue is at "
         "most " +
-        Short(bound) + ", below n eps max M_ii = " + Short(tau) + ")";
+        FormatNumber(bound) + ", below n eps max M_ii = " + FormatNumber(tau) +
+        ")";
     return false;
   }
   return true;
