@@ -13,6 +13,12 @@ namespace {
 // pages): the alignment and the size granule of the buffer.
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
+// A workspace below one huge page (the small problems of rigid sets, solved
+// thousands of times) is not rounded up to one: a whole huge page would be
+// zeroed by the kernel at its first touch for a few KiB of fronts. It is
+// aligned to a cache line (64 bytes on x86-64 and arm64) and sized to it.
+constexpr std::size_t kCacheLine = 64;
+
 // LWK_USER switches to millions of entries beyond INT_MAX entries.
 constexpr double kMillion = 1e6;
 
@@ -54,13 +60,15 @@ bool FactorStorage::Reserve(std::size_t bytes) {
   if (data_ != nullptr && bytes <= bytes_ && bytes_ / 2 <= bytes) return true;
   Release();
   if (bytes == 0) return false;
-  const std::size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  const bool huge = bytes >= kHugePage;
+  const std::size_t granule = huge ? kHugePage : kCacheLine;
+  const std::size_t rounded = (bytes + granule - 1) / granule * granule;
   if (rounded < bytes) return false;  // overflow
   void* data = nullptr;
-  if (posix_memalign(&data, kHugePage, rounded) != 0) return false;
+  if (posix_memalign(&data, granule, rounded) != 0) return false;
   // Advice only: where transparent huge pages are off, or the kernel refuses,
   // the buffer is used with base pages.
-  madvise(data, rounded, MADV_HUGEPAGE);
+  if (huge) madvise(data, rounded, MADV_HUGEPAGE);
   data_ = data;
   bytes_ = rounded;
   return true;

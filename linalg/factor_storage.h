@@ -11,10 +11,12 @@
 // factorization: fcsn allocates S once, MUMPS reuses its pages. On the cold
 // refine-2 shear steps (20-28 factorizations each) a solve takes 10 % less
 // time (bench/results/factor_storage.md); a step with one factorization is
-// unchanged. The buffer is aligned to 2 MiB and advised for transparent huge
-// pages (MADV_HUGEPAGE), so that even its first touch costs one fault per
-// 2 MiB instead of one per 4 KiB where the kernel allows it (a no-op where it
-// does not).
+// unchanged. A buffer of at least 2 MiB is aligned to 2 MiB, sized to a
+// multiple of it and advised for transparent huge pages (MADV_HUGEPAGE), so
+// that even its first touch costs one fault per 2 MiB instead of one per
+// 4 KiB where the kernel allows it (a no-op where it does not). A smaller one
+// is aligned and sized to a 64-byte cache line: rounding it up to a huge page
+// would make the kernel zero 2 MiB for the few KiB a small problem uses.
 //
 // Size rule (UserWorkspace): S's estimate after the analysis (INFO(8)
 // entries; negative: millions of entries) times (1 + ICNTL(14) / 100), the
@@ -53,7 +55,7 @@ class FactorStorage {
 
   // Room for at least `bytes` (> 0): keeps the buffer when it holds `bytes`
   // and at most twice as much, else releases it and allocates anew (a
-  // multiple of 2 MiB). False, with nothing held, when `bytes` is 0 or the
+  // multiple of 2 MiB from 2 MiB on, of 64 bytes below). False, with nothing held, when `bytes` is 0 or the
   // allocation fails.
   bool Reserve(std::size_t bytes);
   void Release();

@@ -69,6 +69,20 @@ TEST(FactorStorage, AlignedToHugePagesAndWritable) {
             0x5a);
 }
 
+TEST(FactorStorage, BelowAHugePageSizedToCacheLines) {
+  FactorStorage storage;
+  ASSERT_TRUE(storage.Reserve(1000));
+  ASSERT_NE(storage.data(), nullptr);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(storage.data()) % 64, 0u);
+  EXPECT_EQ(storage.bytes(), 1024u);  // 16 cache lines, not 2 MiB
+  std::memset(storage.data(), 0x5a, storage.bytes());
+  ASSERT_TRUE(storage.Reserve(2 * kMiB - 1));  // grown, still below 2 MiB
+  EXPECT_EQ(storage.bytes(), 2 * kMiB);
+  ASSERT_TRUE(storage.Reserve(2 * kMiB + 1));  // from 2 MiB on: huge pages
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(storage.data()) % (2 * kMiB), 0u);
+  EXPECT_EQ(storage.bytes(), 4 * kMiB);
+}
+
 TEST(FactorStorage, KeptWhileItFitsAndIsAtMostTwiceTooLarge) {
   FactorStorage storage;
   ASSERT_TRUE(storage.Reserve(8 * kMiB));
