@@ -5,8 +5,8 @@
 //   D = diag(1/s_eq on the n equilibrium rows, 1/s_c on the m contact rows),
 //   s_eq = max(||f||, ||M v0||, ||H r0||),  s_c = ||rho .* q_free||,
 //   merit = ||D G(v, r)||;
-//   C = diag(column_v on v, column_r on r), column_v = ||q_free||,
-//   column_r = s_c: the unknowns in the same units.
+//   C = diag(column_v on v, column_r on r), column_v = ||q_free|| / max|H_ij|,
+//   column_r = s_c: the unknowns in the same units (D J C is unit-free).
 #ifndef FCSN_NEWTON_SOLVE_RUN_H_
 #define FCSN_NEWTON_SOLVE_RUN_H_
 

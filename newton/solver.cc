@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <future>
 #include <memory>
@@ -423,10 +424,20 @@ void Solver::Impl::SetScales(SolveRun* run) const {
   run->weight_eq = s_eq > 0.0 ? 1.0 / s_eq : 1.0;
   run->weight_contact = s_c > 0.0 ? 1.0 / s_c : 1.0;
   // The unknowns in the same units: r on the contact rows' impulse scale,
-  // v on the free velocity's.
+  // v on the free velocity's. q_free is a local velocity (u = H^T v + w);
+  // dividing by H's largest entry gives a velocity in v's units (H carries
+  // lengths for rotations, or any unit the caller's v and u differ by), so
+  // that D J C is the same matrix, bit for bit, under any change of units by
+  // powers of two, and MUMPS' scaling of it with it.
   run->column_r = s_c > 0.0 ? s_c : 1.0;
-  run->column_v =
-      run->scaling.q_free_norm > 0.0 ? run->scaling.q_free_norm : 1.0;
+  double h_max = 0.0;
+  for (int k = 0; k < problem.H.outerSize(); ++k) {
+    for (SparseMatrix::InnerIterator it(problem.H, k); it; ++it) {
+      h_max = std::max(h_max, std::abs(it.value()));
+    }
+  }
+  const double column_v = h_max > 0.0 ? run->scaling.q_free_norm / h_max : 0.0;
+  run->column_v = column_v > 0.0 && std::isfinite(column_v) ? column_v : 1.0;
 }
 
 void Solver::Impl::RunPolicy(SolveRun* run) {
