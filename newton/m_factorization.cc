@@ -2,7 +2,6 @@
 #include "newton/m_factorization.h"
 
 #include <Eigen/OrderingMethods>
-#include <Eigen/SparseCholesky>
 #include <Eigen/SparseLU>
 #include <algorithm>
 #include <cstring>
@@ -12,138 +11,13 @@
 #include <vector>
 
 #include "newton/fill_ordering.h"
+#include "newton/ldlt_reach.h"
 #include "newton/stored_pattern.h"
 #include "newton/supernodal_cholesky.h"
 #include "problem/m_regularity.h"
 #include "problem/m_symmetry.h"
 
 namespace fcsn::internal {
-namespace {
-
-using Ldlt =
-    Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, FillReducingOrdering>;
-using RowMajorPanel = Eigen::Matrix<double, Eigen::Dynamic, 3, Eigen::RowMajor>;
-
-// Elimination tree of the LDL^T: parent(j) = first off-diagonal row of column
-// j of L (strictly lower, unit diagonal), -1 for a root.
-std::vector<int> EliminationTree(const SparseMatrix& L) {
-  const int n = static_cast<int>(L.rows());
-  std::vector<int> parent(n, -1);
-  for (int j = 0; j < n; ++j) {
-    if (L.outerIndexPtr()[j + 1] > L.outerIndexPtr()[j]) {
-      parent[j] = L.innerIndexPtr()[L.outerIndexPtr()[j]];
-    }
-  }
-  return parent;
-}
-
-// The elimination-tree reach solves of W_aa for a batch of contacts (see the
-// header): their right-hand sides side by side in one row-major panel, so one
-// pass over the union of their reaches updates all of them with contiguous
-// row operations. Bounded memory: the panel has n x 3 batch entries at most,
-// fewer when that would exceed kPanelBytes.
-// 64 MiB: 16 contacts of the refine-3 wall (n = 133,853) take 51 MB.
-constexpr size_t kPanelBytes = size_t{64} << 20;
-
-using Panel =
-    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Workspace of the batched reach solves, zero between batches.
-struct ReachWork {
-  Panel Y;                   // n x 3 batch: L^-1 P H of the batch
-  std::vector<char> marked;  // n: in the union reach
-  std::vector<int> reach;    // the union reach
-};
-
-// Scatters P H_a of contacts[0..count) into Y's columns 3b..3b+2 and collects
-// the union of their elimination-tree reaches, sorted (children before
-// parents).
-void ScatterBatch(const SparseMatrix& H,
-                  const int* perm,
-                  const std::vector<int>& parent,
-                  const int* contacts,
-                  int count,
-                  ReachWork* work) {
-  work->reach.clear();
-  for (int b = 0; b < count; ++b) {
-    for (int k = 0; k < 3; ++k) {
-      for (SparseMatrix::InnerIterator it(H, 3 * contacts[b] + k); it; ++it) {
-        const int row = perm[it.row()];
-        work->Y(row, 3 * b + k) += it.value();
-        for (int j = row; j != -1 && !work->marked[j]; j = parent[j]) {
-          work->marked[j] = 1;
-          work->reach.push_back(j);
-        }
-      }
-    }
-  }
-  std::sort(work->reach.begin(), work->reach.end());
-}
-
-// Y = L^-1 Y on the union reach, then W_a += y^T y / d over it for each
-// contact of the batch, and Y, marked back to zero. Rows of Y outside a
-// contact's own reach are exact zeros in its columns, so each W_a gets the
-// same operations in the same order as a solve of that contact alone.
-void SolveBatch(const SparseMatrix& L,
-                const Eigen::VectorXd& D,
-                const int* contacts,
-                int count,
-                ReachWork* work,
-                std::vector<Eigen::Matrix3d>* W) {
-  const int width = 3 * count;
-  const int stride = static_cast<int>(work->Y.cols());
-  double* y = work->Y.data();
-  for (int j : work->reach) {
-    const double* yj = y + static_cast<size_t>(j) * stride;
-    for (int p = L.outerIndexPtr()[j]; p < L.outerIndexPtr()[j + 1]; ++p) {
-      double* yi = y + static_cast<size_t>(L.innerIndexPtr()[p]) * stride;
-      const double l = L.valuePtr()[p];
-      for (int c = 0; c < width; ++c) yi[c] -= l * yj[c];
-    }
-  }
-  for (int j : work->reach) {
-    double* yj = y + static_cast<size_t>(j) * stride;
-    for (int b = 0; b < count; ++b) {
-      const Eigen::Map<const Eigen::RowVector3d> yb(yj + 3 * b);
-      (*W)[contacts[b]].noalias() += yb.transpose() * yb / D[j];
-    }
-    std::fill(yj, yj + width, 0.0);
-    work->marked[j] = 0;
-  }
-}
-
-// W_aa for every contact from P M P^T = L D L^T (see the header): Y = L^-1 P
-// H_a on the elimination-tree ancestors of the dofs of a, W_aa = Y^T D^-1 Y,
-// batch_contacts contacts at a time (at most; the panel is also bounded by
-// kPanelBytes).
-void DiagonalBlocksFromLdlt(const Ldlt& ldlt,
-                            const SparseMatrix& H,
-                            int batch_contacts,
-                            std::vector<Eigen::Matrix3d>* W) {
-  const SparseMatrix& L = ldlt.matrixL().nestedExpression();
-  const Eigen::VectorXd D = ldlt.vectorD();
-  const int* perm = ldlt.permutationP().indices().data();
-  const int n = static_cast<int>(L.rows());
-  const int nc = static_cast<int>(H.cols() / 3);
-  const size_t per_contact = size_t{3} * sizeof(double) * n;
-  const int batch = static_cast<int>(
-      std::clamp<size_t>(kPanelBytes / per_contact,
-                         1,
-                         static_cast<size_t>(std::max(1, batch_contacts))));
-  const std::vector<int> parent = EliminationTree(L);
-  ReachWork work;
-  work.Y = Panel::Zero(n, 3 * batch);
-  work.marked.assign(n, 0);
-  W->assign(nc, Eigen::Matrix3d::Zero());
-  const std::vector<int> contacts = ContactsByFirstPivot(H, perm);
-  for (int first = 0; first < nc; first += batch) {
-    const int count = std::min(batch, nc - first);
-    ScatterBatch(H, perm, parent, &contacts[first], count, &work);
-    SolveBatch(L, D, &contacts[first], count, &work, W);
-  }
-}
-
-}  // namespace
 
 Eigen::Matrix3d DiagonalBlockFromSolve(
     const SparseMatrix& H,
@@ -193,6 +67,9 @@ struct MFactorization::Factors {
   Eigen::VectorXd inverse_d;  // 1 / D of the LDL^T (allocation-free solves)
   Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>> lu;
   SupernodalCholesky cholesky;
+  // Y_a of one contact at a time on ldlt (Reach()), made at first use after
+  // each factorization.
+  std::unique_ptr<LdltReach> ldlt_reach;
 };
 
 MFactorization::MFactorization(int supernodal_min_dofs)
@@ -272,6 +149,7 @@ bool MFactorization::Factorize(const SparseMatrix& M,
       factors_->analyzed.Assign(M);
       ++analyses_;
     }
+    factors_->ldlt_reach.reset();  // made from the factors being replaced
     factors_->ldlt.factorize(M);
     const Eigen::VectorXd& d = factors_->ldlt.vectorD();
     if (factors_->ldlt.info() != Eigen::Success || !d.allFinite() ||
@@ -400,6 +278,67 @@ bool MFactorization::SolveWithoutAllocation(const Eigen::VectorXd& b,
     *x = *work;
   }
   return x->allFinite();
+}
+
+bool MFactorization::ForwardSolve(const Eigen::VectorXd& b,
+                                  Eigen::VectorXd* y) const {
+  if (!symmetric() || b.size() != n_) return false;
+  y->resize(n_);  // no-op: y holds n entries
+  if (n_ == 0) return true;
+  if (type_ == MFactorizationType::kSupernodalCholesky) {
+    factors_->cholesky.ForwardSolve(b, *y);
+    return true;
+  }
+  const Ldlt& ldlt = factors_->ldlt;
+  if (ldlt.permutationP().size() > 0) {
+    *y = ldlt.permutationP() * b;
+  } else {
+    *y = b;
+  }
+  ldlt.matrixL().solveInPlace(*y);
+  return true;
+}
+
+bool MFactorization::BackwardSolve(const Eigen::VectorXd& y,
+                                   Eigen::VectorXd* x,
+                                   Eigen::VectorXd* work) const {
+  if (!symmetric() || y.size() != n_) return false;
+  x->resize(n_);  // no-op: x holds n entries
+  if (n_ == 0) return true;
+  if (type_ == MFactorizationType::kSupernodalCholesky) {
+    factors_->cholesky.BackwardSolve(y, *x);
+    return x->allFinite();
+  }
+  const Ldlt& ldlt = factors_->ldlt;
+  *work = y.cwiseProduct(factors_->inverse_d);
+  ldlt.matrixU().solveInPlace(*work);
+  if (ldlt.permutationPinv().size() > 0) {
+    *x = ldlt.permutationPinv() * (*work);
+  } else {
+    *x = *work;
+  }
+  return x->allFinite();
+}
+
+bool MFactorization::Reach(const SparseMatrix& H,
+                           const int* contacts,
+                           int count,
+                           std::vector<ContactReach>* out) const {
+  if (!symmetric() || H.rows() != n_ || count < 1 || count > kReachBatch) {
+    return false;
+  }
+  for (int b = 0; b < count; ++b) {
+    if (contacts[b] < 0 || 3 * contacts[b] + 2 >= H.cols()) return false;
+  }
+  if (type_ == MFactorizationType::kSupernodalCholesky) {
+    return factors_->cholesky.Reach(H, contacts, count, out);
+  }
+  if (!factors_->ldlt_reach) {
+    factors_->ldlt_reach =
+        std::make_unique<LdltReach>(factors_->ldlt, kReachBatch);
+  }
+  factors_->ldlt_reach->Solve(H, contacts, count, out);
+  return true;
 }
 
 void MFactorization::DiagonalBlocks(const SparseMatrix& H,

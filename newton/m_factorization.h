@@ -62,6 +62,7 @@
 
 #include "fcsn/error_measures.h"
 #include "fcsn/problem.h"
+#include "newton/contact_reach.h"
 #include "newton/fill_ordering.h"
 #include "newton/supernodal_cholesky.h"
 
@@ -102,6 +103,12 @@ constexpr int kTwoSetupThreadsMinDofs = 1000;
 // Contacts whose W_aa reach solves share one pass by default (measured in
 // bench/results/rho_setup.md).
 constexpr int kDiagonalBlockBatch = 4;
+
+// Contacts whose Y_a a sweep gets from one Reach() pass: the supernodal
+// reach solves then run on 3 x 16 right-hand sides, so each supernode's
+// dense triangle is packed once for 16 contacts (one at a time, packing took
+// most of a sweep on the pushed bar, bench/results/fronts.md).
+constexpr int kReachBatch = kSupernodalBatch;
 
 // The factors of one square matrix (M, or one diagonal block of M for the
 // Delassus operator). Not copyable (owns the factors).
@@ -169,6 +176,27 @@ class MFactorization {
   bool SolveWithoutAllocation(const Eigen::VectorXd& b,
                               Eigen::VectorXd* x,
                               Eigen::VectorXd* work) const;
+  // Solve() in two halves around a sweep's updates of the right-hand side,
+  // symmetric() only (newton/contact_reach.h): with P M P^T = L D L^T (D = I
+  // for the supernodal Cholesky), y = L^-1 P b and x = P^T L^-T D^-1 y, so
+  // BackwardSolve(ForwardSolve(b)) = M^-1 b. y, x and work hold n entries
+  // (allocation-free then). False when not symmetric() or the sizes differ,
+  // and BackwardSolve when x is not finite.
+  bool ForwardSolve(const Eigen::VectorXd& b, Eigen::VectorXd* y) const;
+  bool BackwardSolve(const Eigen::VectorXd& y,
+                     Eigen::VectorXd* x,
+                     Eigen::VectorXd* work) const;
+  // Y_a = L^-1 P H_a of contacts[0..count) (count <= kReachBatch), with
+  // 1 / d per pivot (newton/contact_reach.h), in one pass over the union of
+  // their elimination-tree reaches: (*out)[b] for contacts[b], zero rows
+  // where the union is not its reach. symmetric() only. Uses a workspace
+  // kept with the factors: not thread-safe. False when not symmetric(), a
+  // contact is not one of H, count is out of range, or the workspace cannot
+  // be allocated.
+  bool Reach(const SparseMatrix& H,
+             const int* contacts,
+             int count,
+             std::vector<ContactReach>* out) const;
   // W_aa = H_a^T M^-1 H_a for every contact a (H has n rows, 3 nc columns).
   // LDL^T: the reach solves of batch_contacts contacts share one pass (the
   // same bits for any batch size; see the header comment); the supernodal

@@ -7,6 +7,7 @@ add_library(fcsn_nsgs_objects OBJECT
   ${CMAKE_CURRENT_LIST_DIR}/fp_vi_upk.cc
   ${CMAKE_CURRENT_LIST_DIR}/local_solvers.cc
   ${CMAKE_CURRENT_LIST_DIR}/fill_ordering.cc
+  ${CMAKE_CURRENT_LIST_DIR}/ldlt_reach.cc
   ${CMAKE_CURRENT_LIST_DIR}/m_factorization.cc
   ${CMAKE_CURRENT_LIST_DIR}/supernodal_cholesky.cc
   ${CMAKE_CURRENT_LIST_DIR}/nsgs.cc)

@@ -151,6 +151,10 @@ struct SupernodalCholesky::Impl {
   std::vector<int> super_parent;  // supernodal elimination tree, -1 = root
   int max_below = 0;              // most rows below one supernode's block
   mutable Eigen::VectorXd work;   // Solve(): P b, then L^-T L^-1 P b
+  // Reach(): one contact's workspace, sized at its first call after an
+  // analysis (reach_ready).
+  mutable BatchWork reach_work;
+  mutable bool reach_ready = false;
 
   Impl() {
     cholmod_start(&common);
@@ -178,6 +182,7 @@ struct SupernodalCholesky::Impl {
     if (L != nullptr) cholmod_free_factor(&L, &common);
     analyzed.Clear();
     factored = false;
+    reach_ready = false;
   }
   int n() const { return static_cast<int>(L->n); }
   const int* super() const { return static_cast<const int*>(L->super); }
@@ -195,7 +200,8 @@ struct SupernodalCholesky::Impl {
 
   bool Analyze(const SparseMatrix& M, std::string* message);
   void BuildMaps();
-  void SolveInPlace(double* y) const;
+  void ForwardInPlace(double* y) const;
+  void BackwardInPlace(double* y) const;
   // Sizes the workspace of batches of `batch` contacts (the loop then
   // allocates nothing); false when memory runs out.
   bool AllocateBatch(int batch, BatchWork* work) const;
@@ -203,8 +209,9 @@ struct SupernodalCholesky::Impl {
                     const int* contacts,
                     int count,
                     BatchWork* work) const;
+  template <typename Visit>
+  void SolveReach(BatchWork* work, const Visit& visit) const;
   void SolveBatch(const int* contacts,
-                  int count,
                   BatchWork* work,
                   std::vector<Eigen::Matrix3d>* W) const;
 };
@@ -255,8 +262,8 @@ void SupernodalCholesky::Impl::BuildMaps() {
   }
 }
 
-// y = L^-T L^-1 y in pivot order, supernode by supernode.
-void SupernodalCholesky::Impl::SolveInPlace(double* y) const {
+// y = L^-1 y in pivot order, supernode by supernode.
+void SupernodalCholesky::Impl::ForwardInPlace(double* y) const {
   const int nsuper = static_cast<int>(L->nsuper);
   for (int k = 0; k < nsuper; ++k) {
     const int nc = Columns(k);
@@ -270,6 +277,11 @@ void SupernodalCholesky::Impl::SolveInPlace(double* y) const {
       for (int i = nc; i < nr; ++i) y[below[i]] -= column[i] * yk[j];
     }
   }
+}
+
+// y = L^-T y in pivot order, supernode by supernode.
+void SupernodalCholesky::Impl::BackwardInPlace(double* y) const {
+  const int nsuper = static_cast<int>(L->nsuper);
   for (int k = nsuper - 1; k >= 0; --k) {
     const int nc = Columns(k);
     const int nr = Rows(k);
@@ -329,12 +341,11 @@ void SupernodalCholesky::Impl::ScatterBatch(const SparseMatrix& H,
 }
 
 // On each supernode s of the reach: Y_s = L_ss^-1 Y_s, Y_below -= L_bs Y_s,
-// W_a += Y_s,a^T Y_s,a; then Y_s and last[s] back to zero and -1.
-void SupernodalCholesky::Impl::SolveBatch(
-    const int* contacts,
-    int count,
-    BatchWork* work,
-    std::vector<Eigen::Matrix3d>* W) const {
+// visit(s, ys, b0, b1) with Y_s final (ys: its first row, b0..b1 - 1 the
+// contacts whose reach holds s), then Y_s and last[s] back to zero and -1.
+template <typename Visit>
+void SupernodalCholesky::Impl::SolveReach(BatchWork* work,
+                                          const Visit& visit) const {
   // Y is row-major, so its rows of s are the column-major width x nc block
   // Y_s^T: Y_s^T := Y_s^T L_ss^-T, T^T := Y_s^T L_bs^T, on the columns of the
   // contacts first[s]..last[s] only (the others are zero on s's rows: s is
@@ -375,15 +386,26 @@ void SupernodalCholesky::Impl::SolveBatch(
         for (int c = 0; c < m; ++c) yi[c] -= ti[c];
       }
     }
-    for (int r = 0; r < nc; ++r) {
+    visit(s, ys, b0, b1);
+    std::fill(ys, ys + static_cast<size_t>(nc) * width, 0.0);
+    work->last[s] = -1;
+  }
+}
+
+// SolveReach with W_a += Y_s,a^T Y_s,a on each supernode.
+void SupernodalCholesky::Impl::SolveBatch(
+    const int* contacts,
+    BatchWork* work,
+    std::vector<Eigen::Matrix3d>* W) const {
+  const int width = static_cast<int>(work->Y.cols());
+  SolveReach(work, [&](int s, const double* ys, int b0, int b1) {
+    for (int r = 0; r < Columns(s); ++r) {
       for (int b = b0; b < b1; ++b) {
         const Eigen::Map<const Eigen::RowVector3d> y(ys + r * width + 3 * b);
         (*W)[contacts[b]].noalias() += y.transpose() * y;
       }
     }
-    std::fill(ys, ys + static_cast<size_t>(nc) * width, 0.0);
-    work->last[s] = -1;
-  }
+  });
 }
 
 SupernodalCholesky::SupernodalCholesky() : impl_(std::make_unique<Impl>()) {}
@@ -445,8 +467,54 @@ void SupernodalCholesky::Solve(const Eigen::Ref<const Eigen::VectorXd>& b,
   const Impl& impl = *impl_;
   const int* perm = static_cast<const int*>(impl.L->Perm);
   for (int k = 0; k < impl.n(); ++k) impl.work[k] = b[perm[k]];
-  impl.SolveInPlace(impl.work.data());
+  impl.ForwardInPlace(impl.work.data());
+  impl.BackwardInPlace(impl.work.data());
   for (int k = 0; k < impl.n(); ++k) x[perm[k]] = impl.work[k];
+}
+
+void SupernodalCholesky::ForwardSolve(
+    const Eigen::Ref<const Eigen::VectorXd>& b,
+    Eigen::Ref<Eigen::VectorXd> y) const {
+  const Impl& impl = *impl_;
+  const int* perm = static_cast<const int*>(impl.L->Perm);
+  for (int k = 0; k < impl.n(); ++k) impl.work[k] = b[perm[k]];
+  impl.ForwardInPlace(impl.work.data());
+  y = impl.work;
+}
+
+void SupernodalCholesky::BackwardSolve(
+    const Eigen::Ref<const Eigen::VectorXd>& y,
+    Eigen::Ref<Eigen::VectorXd> x) const {
+  const Impl& impl = *impl_;
+  const int* perm = static_cast<const int*>(impl.L->Perm);
+  impl.work = y;
+  impl.BackwardInPlace(impl.work.data());
+  for (int k = 0; k < impl.n(); ++k) x[perm[k]] = impl.work[k];
+}
+
+bool SupernodalCholesky::Reach(const SparseMatrix& H,
+                               const int* contacts,
+                               int count,
+                               std::vector<ContactReach>* out) const {
+  const Impl& impl = *impl_;
+  if (count < 1 || count > kSupernodalBatch) return false;
+  if (!impl.reach_ready) {
+    if (!impl.AllocateBatch(kSupernodalBatch, &impl.reach_work)) return false;
+    impl.reach_ready = true;
+  }
+  out->resize(count);
+  for (ContactReach& reach : *out) reach.Clear();
+  impl.ScatterBatch(H, contacts, count, &impl.reach_work);
+  const int width = static_cast<int>(impl.reach_work.Y.cols());
+  impl.SolveReach(
+      &impl.reach_work, [&](int s, const double* ys, int b0, int b1) {
+        for (int r = 0; r < impl.Columns(s); ++r) {
+          for (int b = b0; b < b1; ++b) {
+            (*out)[b].Append(impl.super()[s] + r, ys + r * width + 3 * b, 1.0);
+          }
+        }
+      });
+  return true;
 }
 
 void SupernodalCholesky::DiagonalBlocks(const SparseMatrix& H,
@@ -469,7 +537,7 @@ void SupernodalCholesky::DiagonalBlocks(const SparseMatrix& H,
       const int first = k * batch;
       const int count = std::min(batch, nc - first);
       impl.ScatterBatch(H, &contacts[first], count, &work);
-      impl.SolveBatch(&contacts[first], count, &work, blocks);
+      impl.SolveBatch(&contacts[first], &work, blocks);
       if (between) between();
     }
   };

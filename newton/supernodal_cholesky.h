@@ -8,7 +8,8 @@
 //                        P = METIS nested dissection (newton/fill_ordering.h)
 //                        then CHOLMOD's postorder of the elimination tree.
 //
-//   x    = M^-1 b = P^T L^-T L^-1 P b            (Solve, by supernodes)
+//   x    = M^-1 b = P^T L^-T L^-1 P b            (Solve, by supernodes;
+//                                                 ForwardSolve, BackwardSolve)
 //   W_aa = H_a^T M^-1 H_a = Y_a^T Y_a,  Y_a = L^-1 P H_a   (DiagonalBlocks)
 //
 // W_aa by supernodal reach solves: Y_a is nonzero only on the supernodes that
@@ -38,6 +39,7 @@
 #include <vector>
 
 #include "fcsn/problem.h"
+#include "newton/contact_reach.h"
 
 namespace fcsn::internal {
 
@@ -89,6 +91,23 @@ class SupernodalCholesky {
   // Factorize().
   void Solve(const Eigen::Ref<const Eigen::VectorXd>& b,
              Eigen::Ref<Eigen::VectorXd> x) const;
+  // Solve() in two halves, for sweeps that change the right-hand side
+  // between them (newton/contact_reach.h): y = L^-1 P b (pivot order) and
+  // x = P^T L^-T y. n entries each; y and x may alias b and y. Allocation-free.
+  void ForwardSolve(const Eigen::Ref<const Eigen::VectorXd>& b,
+                    Eigen::Ref<Eigen::VectorXd> y) const;
+  void BackwardSolve(const Eigen::Ref<const Eigen::VectorXd>& y,
+                     Eigen::Ref<Eigen::VectorXd> x) const;
+  // Y_a = L^-1 P H_a of contacts[0..count) (count <= kSupernodalBatch), in
+  // one supernodal pass over the union of their reaches: (*out)[b] holds
+  // contact b's rows on every supernode of that union its batch columns
+  // span (zero rows where it is not its reach; inverse_d = 1). Uses the
+  // object's workspace (sized at the first call after an analysis). False
+  // when count is out of range or the workspace cannot be allocated.
+  bool Reach(const SparseMatrix& H,
+             const int* contacts,
+             int count,
+             std::vector<ContactReach>* out) const;
   // W_aa = H_a^T M^-1 H_a for every contact (H: n rows, 3 nc columns), by the
   // supernodal reach solves above, batch_contacts contacts per pass; the
   // batches are shared with a second thread from when `second` says so (if

@@ -1,5 +1,9 @@
 #include "newton/transport_sweep.h"
 
+#include <algorithm>
+#include <vector>
+
+#include "linalg/blas_threads.h"
 #include "newton/local_solvers.h"
 
 namespace fcsn::internal {
@@ -14,26 +18,25 @@ bool Scaling(const Eigen::Matrix3d& w, ContactScaling* scaling) {
   return true;
 }
 
-// The update of contact a (the header's loop body); false when a solve fails.
-bool UpdateContact(const GlobalProblem& problem,
-                   const MFactorization& factorization,
+// The update of contact a (the header's loop body) on y = L^-1 P (H r + f),
+// with Y_a on its reach.
+void UpdateContact(const GlobalProblem& problem,
                    const Eigen::Matrix3d& w_aa,
                    const NsgsOptions& options,
                    int a,
-                   Eigen::VectorXd* v,
+                   const ContactReach& reach,
                    Eigen::VectorXd* r,
-                   Eigen::VectorXd* rhs,
-                   Eigen::VectorXd* dv,
-                   Eigen::VectorXd* work) {
+                   Eigen::VectorXd* y) {
   ContactScaling scaling;
-  if (!Scaling(w_aa, &scaling)) return true;  // no free dof: left as it is
-  const Eigen::Vector3d r_a = r->segment<3>(3 * a);
-  Eigen::Vector3d u_a = problem.w.segment<3>(3 * a);  // H_a^T v + w_a
-  for (int j = 0; j < 3; ++j) {
-    for (SparseMatrix::InnerIterator it(problem.H, 3 * a + j); it; ++it) {
-      u_a[j] += it.value() * (*v)[it.row()];
-    }
+  if (!Scaling(w_aa, &scaling)) return;  // no free dof: left as it is
+  // u_a = H_a^T v + w_a = Y_a^T D^-1 y + w_a
+  Eigen::Vector3d u_a = problem.w.segment<3>(3 * a);
+  for (int k = 0; k < reach.size(); ++k) {
+    const double scaled = (*y)[reach.pivots[k]] * reach.inverse_d[k];
+    const double* row = &reach.rows[3 * k];
+    for (int j = 0; j < 3; ++j) u_a[j] += row[j] * scaled;
   }
+  const Eigen::Vector3d r_a = r->segment<3>(3 * a);
   const Eigen::Vector3d q_a = u_a - w_aa * r_a;
   Eigen::Vector3d x = r_a;
   double rho_fp = 0.0;
@@ -47,17 +50,14 @@ bool UpdateContact(const GlobalProblem& problem,
                &rho_fp,
                &x);
   const Eigen::Vector3d change = x - r_a;
-  if (!x.allFinite() || change.isZero(0.0)) return true;
-  rhs->setZero();  // H_a (x - r_a)
-  for (int j = 0; j < 3; ++j) {
-    for (SparseMatrix::InnerIterator it(problem.H, 3 * a + j); it; ++it) {
-      (*rhs)[it.row()] += it.value() * change[j];
-    }
+  if (!x.allFinite() || change.isZero(0.0)) return;
+  // H r + f += H_a change  <=>  y += Y_a change
+  for (int k = 0; k < reach.size(); ++k) {
+    const double* row = &reach.rows[3 * k];
+    (*y)[reach.pivots[k]] +=
+        row[0] * change[0] + row[1] * change[1] + row[2] * change[2];
   }
-  if (!factorization.SolveWithoutAllocation(*rhs, dv, work)) return false;
-  *v += *dv;
   r->segment<3>(3 * a) = x;
-  return true;
 }
 
 }  // namespace
@@ -72,27 +72,39 @@ bool TransportSweep(const GlobalProblem& problem,
   const int nc = problem.nc();
   if (!factorization.symmetric() || static_cast<int>(blocks.size()) != nc)
     return false;
-  Eigen::VectorXd new_v(n), new_r = *r, rhs = problem.H * *r + problem.f;
-  Eigen::VectorXd work(n), dv(n);
-  if (!factorization.SolveWithoutAllocation(rhs, &new_v, &work)) return false;
+  // The reach solves' BLAS calls are small (3 kReachBatch right-hand sides):
+  // more threads only add their synchronization (on the pushed bar, 8000
+  // contacts, two cores busy with other work: 8.8 s of sweeps with
+  // OpenBLAS' default threads, 1.3 s with one; bench/results/fronts.md).
+  SingleBlasThread single_blas(/*active=*/true);
+  Eigen::VectorXd y, new_r = *r;
+  if (!factorization.ForwardSolve(problem.H * *r + problem.f, &y)) {
+    return false;
+  }
+  // The reaches Y_a do not depend on y: a batch of contacts gets them in one
+  // pass, then is updated one contact after the other.
+  std::vector<int> batch(kReachBatch);
+  std::vector<ContactReach> reaches;
   for (int pass = 0; pass < 2; ++pass) {
-    for (int i = 0; i < nc; ++i) {
-      const int a = pass == 0 ? i : nc - 1 - i;
-      if (!UpdateContact(problem,
-                         factorization,
-                         blocks[a],
-                         options,
-                         a,
-                         &new_v,
-                         &new_r,
-                         &rhs,
-                         &dv,
-                         &work)) {
+    for (int first = 0; first < nc; first += kReachBatch) {
+      const int count = std::min(kReachBatch, nc - first);
+      for (int b = 0; b < count; ++b) {
+        batch[b] = pass == 0 ? first + b : nc - 1 - (first + b);
+      }
+      if (!factorization.Reach(problem.H, batch.data(), count, &reaches)) {
         return false;
+      }
+      for (int b = 0; b < count; ++b) {
+        const int a = batch[b];
+        UpdateContact(problem, blocks[a], options, a, reaches[b], &new_r, &y);
       }
     }
   }
-  if (!new_v.allFinite() || !new_r.allFinite()) return false;
+  Eigen::VectorXd new_v(n), work(n);
+  if (!factorization.BackwardSolve(y, &new_v, &work) || !new_v.allFinite() ||
+      !new_r.allFinite()) {
+    return false;
+  }
   *v = new_v;
   *r = new_r;
   return true;

@@ -2,13 +2,18 @@
 // contacts on z = (v, r) without the Delassus operator W, for Newton's
 // stick-slip fronts (newton/newton_driver.h, FrontDetector).
 //
-//   v = M^-1 (H r + f)                          (one solve, first)
+//   v = M^-1 (H r + f)
 //   for a = 1 .. nc, then a = nc .. 1 (symmetric: a front moves as far
 //   whichever way the contacts are numbered along it):
 //     u_a = H_a^T v + w_a,  q_a = u_a - W_aa r_a
 //     r_a' = the one-contact solution of u_a = W_aa r_a' + q_a
 //            (newton/local_solvers.h, NsgsOptions' local solver)
-//     v   += M^-1 H_a (r_a' - r_a)              (one solve with M's factors)
+//     v   += M^-1 H_a (r_a' - r_a)
+//
+// Carried out on the factors P M P^T = L D L^T without v
+// (newton/contact_reach.h): y = L^-1 P (H r + f) once, then per contact
+// u_a = Y_a^T D^-1 y + w_a and y += Y_a (r_a' - r_a) with Y_a = L^-1 P H_a on
+// a's elimination-tree reach, and v = P^T L^-T D^-1 y at the end.
 //
 // W_aa = H_a^T M^-1 H_a are the blocks rho is made of (MInverse). Why: in
 // the generalized Jacobian of every formulation a sticking contact is rigid
@@ -16,8 +21,9 @@
 // sticking contact behind a stick-slip front, and the front advances one
 // contact per iteration. A Gauss-Seidel sweep passes each contact's new
 // reaction on to the next one through v, and moves the front as far as the
-// load takes it in one pass (bench/results/fronts.md). Cost: 2 nc + 1
-// solves with M's factors, O(nc nnz(L)), no W.
+// load takes it in one pass (bench/results/fronts.md). Cost: the reach
+// solves of the W_aa blocks twice (batches of kReachBatch contacts), one
+// forward and one backward solve, no W.
 #ifndef FCSN_NEWTON_TRANSPORT_SWEEP_H_
 #define FCSN_NEWTON_TRANSPORT_SWEEP_H_
 

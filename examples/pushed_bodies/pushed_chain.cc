@@ -114,13 +114,17 @@ int main(int argc, char** argv) {
   std::printf(
       "pushed_chain nodes %d solver %s: max iterations per step %d, median "
       "per front step %.1f (%d front steps), unconverged %d, solve time "
-      "%.3f s\n",
+      "%.3f s (sweeps %.3f s), median front step %.1f factorizations of J "
+      "(%.2f ms each)\n",
       s.chain.nodes,
       s.solver.c_str(),
       run.max_iterations,
       run.median_front_iterations,
       run.front_steps,
       run.unconverged,
-      run.seconds);
+      run.seconds,
+      run.sweep_seconds,
+      run.median_front_cost,
+      1e3 * run.factorization_seconds);
   return run.unconverged > 0 ? 3 : 0;
 }

@@ -35,7 +35,7 @@ int Sliding(const GlobalProblem& p,
       std::count(statuses.begin(), statuses.end(), ContactStatus::kSlip));
 }
 
-double Median(std::vector<int> x) {
+double Median(std::vector<double> x) {
   if (x.empty()) return 0.0;
   std::sort(x.begin(), x.end());
   const size_t k = x.size() / 2;
@@ -43,17 +43,29 @@ double Median(std::vector<int> x) {
 }
 
 void Summarize(ChainRun* run) {
-  std::vector<int> front;
-  int previous_sliding = 0;
+  std::vector<double> front, front_seconds;
+  int previous_sliding = 0, factorizations = 0;
+  double factorization_seconds = 0.0;
   for (const ChainStep& step : run->steps) {
     run->max_iterations = std::max(run->max_iterations, step.iterations);
     if (step.status != SolverStatus::kConverged) ++run->unconverged;
-    if (step.sliding != previous_sliding) front.push_back(step.iterations);
+    if (step.sliding != previous_sliding) {
+      front.push_back(step.iterations);
+      front_seconds.push_back(step.seconds);
+    }
     previous_sliding = step.sliding;
     run->seconds += step.seconds;
+    run->sweep_seconds += step.sweep_seconds;
+    factorizations += step.factorizations;
+    factorization_seconds += step.factorization_seconds;
   }
   run->front_steps = static_cast<int>(front.size());
   run->median_front_iterations = Median(front);
+  if (factorizations > 0 && factorization_seconds > 0.0) {
+    run->factorization_seconds = factorization_seconds / factorizations;
+    run->median_front_cost =
+        Median(front_seconds) / run->factorization_seconds;
+  }
 }
 
 }  // namespace
@@ -126,6 +138,8 @@ ChainRun RunChain(const ChainOptions& s,
     step.iterations = summary.iterations;
     step.factorizations = summary.factorizations;
     step.sweeps = summary.nsgs_sweeps;
+    step.factorization_seconds = summary.timings.factorization;
+    step.sweep_seconds = summary.timings.nsgs;
     step.sliding = Sliding(p, x, summary, solver_options.tolerance);
     run.steps.push_back(step);
     if (progress != nullptr) {

@@ -70,6 +70,8 @@ struct ChainStep {
   int sweeps = 0;
   int sliding = 0;  // contacts labelled slip at the answer
   double seconds = 0.0;
+  double factorization_seconds = 0.0;  // J's numeric factorizations
+  double sweep_seconds = 0.0;          // transport sweeps (timings.nsgs)
 };
 
 // The run's outcome: per step, and the figures of bench/results/fronts.md.
@@ -82,6 +84,11 @@ struct ChainRun {
   int front_steps = 0;
   int unconverged = 0;
   double seconds = 0.0;
+  double sweep_seconds = 0.0;
+  // Mean time of one numeric factorization of J over the run, and the
+  // median time of a front step in those units (0 without factorizations).
+  double factorization_seconds = 0.0;
+  double median_front_cost = 0.0;
 };
 
 // Steps the chain with one fcsn::Solver, each step warm-started from the
