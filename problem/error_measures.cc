@@ -48,6 +48,9 @@ double SiconosRelative(double numerator, double denominator) {
 // made of is zero. A positive a over a zero scale can only come from
 // non-finite data and is reported as infinite; NaN propagates.
 double Ratio(double a, double b) {
+  // A scale beyond double's range (an iterate near overflow) cannot judge
+  // anything: a / inf would be 0, a measure met by any point.
+  if (std::isinf(b)) return std::numeric_limits<double>::quiet_NaN();
   if (b > 0.0) return a / b;
   if (a == 0.0) return 0.0;
   return a > 0.0 ? std::numeric_limits<double>::infinity() : a;
@@ -377,7 +380,8 @@ ErrorMeasures Measures(const GlobalProblem& p,
 
   e.e_cone = Ratio(cone.blueNorm(), r_norm);
   e.e_dual = Ratio(dual.blueNorm(), s_u);
-  e.e_comp = std::isnan(r_norm * s_u)
+  e.e_comp = std::isnan(r_norm * s_u) || std::isinf(r_norm) ||
+                     std::isinf(s_u)
                  ? std::numeric_limits<double>::quiet_NaN()
                  : comp;  // 0 when r = 0 or s_u = 0 (0/0 := 0)
   e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());

@@ -110,7 +110,9 @@ struct ErrorMeasures {
   double siconos_error = 0.0;  // Siconos 4.4 gfc3d_compute_error value
   double q_free_norm = 0.0;    // ||H^T M^-1 f + w|| (0: unknown)
 
-  // max(e_cone, e_dual, e_comp, e_eq); NaN if any of them is NaN.
+  // max(e_cone, e_dual, e_comp, e_eq); NaN if any of them is NaN. A
+  // measure whose scale is beyond double's range (an iterate near overflow)
+  // is NaN: such a point is never judged converged.
   double Worst() const;
   // Worst() <= tol (false if it is NaN).
   bool Converged(double tol) const { return Worst() <= tol; }

@@ -227,6 +227,24 @@ TEST(CriterionTest, SubnormalVelocitiesGiveFiniteMeasures) {
   }
 }
 
+// An iterate near overflow (|r| ~ 1e301 over M_ii ~ 1e-14: the round-off
+// floor |H^T| M^-1 |H| |r| and with it the velocity scale are beyond
+// double's range): the relative measures cannot be formed and are NaN, so
+// the point is never judged converged (x / inf would give 0).
+TEST(CriterionTest, ScalesBeyondDoubleRangeGiveNaNNotZero) {
+  GlobalProblem p =
+      OneContact(0.3, Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d::Zero());
+  p.M *= 1e-14;
+  const Eigen::Vector3d v(1e301, 1e290, -1e290);
+  const ErrorMeasures e =
+      ComputeErrorMeasures(p, v, Eigen::Vector3d(1e301, 0, 0));
+  EXPECT_TRUE(std::isinf(e.velocity_scale) || std::isinf(e.velocity_floor))
+      << e.Describe();
+  EXPECT_TRUE(std::isnan(e.e_dual)) << e.Describe();
+  EXPECT_TRUE(std::isnan(e.e_comp)) << e.Describe();
+  EXPECT_FALSE(e.Converged(1e-4)) << e.Describe();
+}
+
 // A slow slip under a large free fall: u_T = 1e-8 against ||q_free|| ~ 1.
 // With friction along the slip (wrong) r . û is 0.55 of ||r|| s_u at the
 // answer's own scale: not converged (a floor at ||q_free|| called it
