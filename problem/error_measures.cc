@@ -380,8 +380,7 @@ ErrorMeasures Measures(const GlobalProblem& p,
 
   e.e_cone = Ratio(cone.blueNorm(), r_norm);
   e.e_dual = Ratio(dual.blueNorm(), s_u);
-  e.e_comp = std::isnan(r_norm * s_u) || std::isinf(r_norm) ||
-                     std::isinf(s_u)
+  e.e_comp = std::isnan(r_norm * s_u) || std::isinf(r_norm) || std::isinf(s_u)
                  ? std::numeric_limits<double>::quiet_NaN()
                  : comp;  // 0 when r = 0 or s_u = 0 (0/0 := 0)
   e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());
