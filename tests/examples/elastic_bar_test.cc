@@ -1,5 +1,6 @@
 // The elastic bar on a plane (examples/elastic_bar): sizes and structure of the
-// generated problems, a short warm-started run of the small bar through
+// generated problems, the consistent H8 element mass (row sums = lumped
+// masses), a short warm-started run of the small bar through
 // fcsn::Solver (every step converges, no penetration, the normal impulses carry
 // the weight, friction decelerates the sliding bar by mu g until it sticks),
 // and an export round-trip of the elastic_bar command.
@@ -57,6 +58,19 @@ TEST(ElasticBarTest, SmallBarSizesAndStructure) {
   GlobalProblem problem;
   bar->BuildStepProblem(&problem);
   EXPECT_EQ(problem.Validate(), "");
+}
+
+TEST(H8MassTest, ConsistentBrickMassRowSumsAreTheLumpedMass) {
+  const double a = 0.01, b = 0.02, c = 0.005, rho = 7800.0;
+  const Eigen::Matrix<double, 8, 8> me = fem::BrickConsistentMass(a, b, c, rho);
+  const double lumped = rho * a * b * c / 8.0;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_NEAR(me.row(i).sum(), lumped, 1e-14 * lumped) << "row " << i;
+    EXPECT_NEAR(me(i, i), rho * a * b * c / 27.0, 1e-14 * lumped);
+    // The opposite corner (every 1D index differs): rho a b c / 216.
+    EXPECT_NEAR(me(i, 7 - i), rho * a * b * c / 216.0, 1e-14 * lumped);
+  }
+  EXPECT_EQ((me - me.transpose()).cwiseAbs().maxCoeff(), 0.0);
 }
 
 TEST(ElasticBarTest, InvalidOptionsAreReported) {
