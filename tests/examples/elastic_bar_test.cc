@@ -3,8 +3,8 @@
 // symmetric positive definite), a short warm-started run of the small bar
 // through fcsn::Solver with either mass (every step converges, no penetration,
 // the normal impulses carry the weight, friction decelerates the sliding bar by
-// mu g until it sticks), a pushed block with either mass, and an export
-// round-trip of the elastic_bar command.
+// mu g until it sticks), a pushed block with either mass, and the elastic_bar
+// command (export round-trip, --consistent-mass --young run).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -285,6 +285,27 @@ TEST(ElasticBarTest, CommandExportsAStepThatReadsBack) {
   const std::string text = ReadFile(log);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
   EXPECT_NE(text.find("e_cone,e_dual,e_comp,e_eq,e_nat"), std::string::npos);
+}
+
+// --consistent-mass and --young reach the model: the pushed block runs and
+// converges (exit 0), its log has the sliding column; --young out of range
+// is refused.
+TEST(ElasticBarTest, CommandRunsConsistentMassAndYoung) {
+  const std::string log = testing::TempDir() + "/elastic_bar_consistent.csv";
+  const std::string bin = std::string(FCSN_BINARY_DIR) + "/bin/elastic_bar";
+  const std::string quiet =
+      " > " + testing::TempDir() + "/elastic_bar_stdout.txt 2>&1";
+  const std::string command =
+      bin +
+      " --steps 6 --nx 6 --ny 3 --nz 2 --velocity 0 --push-factor 3 "
+      "--push-ramp-steps 4 --consistent-mass --young 1e9 --log " +
+      log + quiet;
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string text = ReadFile(log);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);
+  EXPECT_NE(text.find(",min_gap,sliding\n"), std::string::npos);
+  const std::string refused = bin + " --steps 1 --young 1" + quiet;
+  EXPECT_NE(std::system(refused.c_str()), 0) << refused;
 }
 
 }  // namespace
