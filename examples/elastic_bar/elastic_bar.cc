@@ -3,19 +3,23 @@
 // by one fcsn::Solver, warm-started from the previous step's (v, u, r).
 //
 //   elastic_bar [--steps N] [--nx NX --ny NY --nz NZ] [--length L --width W
-//               --thickness T] [--mu MU] [--velocity V0] [--h H] [--theta TH]
+//               --thickness T] [--young E] [--consistent-mass] [--mu MU]
+//               [--velocity V0] [--h H] [--theta TH]
 //               [--push-factor F [--push-ramp-steps R]]
 //               [--solver hybrid|nsn|nsgs] [--tolerance TOL]
 //               [--export-dir DIR [--export-steps K ...]] [--log FILE]
 //
 // Writes nothing unless asked: with --log FILE a CSV log (one row per step:
 // status, iterations, solve time, the error measures e_cone, e_dual, e_comp,
-// e_eq, e_nat, contact statuses and impulse sums) and, with --export-dir DIR
-// (created if missing), the selected steps (all by default) as
-// FCLib global files with /solution = the step's solve and /guesses/1 = the
+// e_eq, e_nat, contact statuses and impulse sums, and "sliding": the contacts
+// labelled slip by fcsn::ClassifySolution at the solve's tolerance; a step
+// whose count differs from the previous step's is a front step) and, with
+// --export-dir DIR (created if missing), the selected steps (all by default)
+// as FCLib global files with /solution = the step's solve and /guesses/1 = the
 // previous step's solution (none at step 1). Exit status 3 if a step did not
 // converge.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,6 +31,7 @@
 #include <vector>
 
 #include "elastic_bar_model.h"
+#include "fcsn/contact_status.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
@@ -63,6 +68,12 @@ void AddOptions(CLI::App* app, Settings* s) {
       ->capture_default_str();
   app->add_option("--thickness", b.thickness, "Bar thickness along z (m)")
       ->capture_default_str();
+  app->add_option("--young", b.youngs_modulus, "Young's modulus E (Pa)")
+      ->check(CLI::Range(1e3, 1e15))
+      ->capture_default_str();
+  app->add_flag("--consistent-mass",
+                b.consistent_mass,
+                "Consistent H8 mass matrix instead of the lumped one");
   app->add_option("--mu", b.mu, "Coulomb coefficient")->capture_default_str();
   app->add_option("--push-factor",
                   b.push_factor,
@@ -100,20 +111,21 @@ void AddOptions(CLI::App* app, Settings* s) {
 void WriteLogHeader(std::ostream& out) {
   out << "step,time,status,iterations,nsgs_sweeps,solve_seconds,e_cone,e_dual,"
          "e_comp,e_eq,e_nat,open,stick,slip,normal_over_weight,"
-         "friction_over_normal,mean_vx,min_u_n,min_gap\n";
+         "friction_over_normal,mean_vx,min_u_n,min_gap,sliding\n";
 }
 
 void WriteLogRow(std::ostream& out,
                  const ElasticBar& bar,
                  const fcsn::SolverSummary& summary,
                  double seconds,
-                 const StepDiagnostics& d) {
+                 const StepDiagnostics& d,
+                 int sliding) {
   const double normal = d.sum_r[0];
   char buffer[512];
   std::snprintf(buffer,
                 sizeof(buffer),
                 "%d,%.6g,%s,%d,%d,%.4f,%.3e,%.3e,%.3e,%.3e,%.3e,%d,%d,%d,%.10g,"
-                "%.10g,%.10g,%.3e,%.3e\n",
+                "%.10g,%.10g,%.3e,%.3e,%d\n",
                 bar.step(),
                 bar.time(),
                 fcsn::ToString(summary.status),
@@ -132,7 +144,8 @@ void WriteLogRow(std::ostream& out,
                 normal > 0.0 ? -d.sum_r[1] / normal : 0.0,
                 bar.MeanVelocity().x(),
                 d.min_u_n,
-                bar.Gaps().minCoeff());
+                bar.Gaps().minCoeff(),
+                sliding);
   out << buffer;
 }
 
@@ -150,23 +163,40 @@ bool Export(const Settings& s,
   fcsn::WriteOptions options;
   options.title = "ElasticBar (fcsn elastic_bar generator)";
   options.description =
-      "Steel bar " + std::to_string(b.length) + " x " +
-      std::to_string(b.width) + " x " + std::to_string(b.thickness) + " m, " +
-      std::to_string(b.nx) + " x " + std::to_string(b.ny) + " x " +
-      std::to_string(b.nz) + " H8, on the plane z = 0, mu " +
-      std::to_string(b.mu) + ", v0 " + std::to_string(b.initial_velocity) +
-      " m/s; step " + std::to_string(k) + ", t = " + std::to_string(k * b.h) +
-      " s; solution " + fcsn::ToString(summary.status) + " (" + s.solver +
-      ", tol " + std::to_string(s.tolerance) + ")";
+      "Bar (E " + std::to_string(b.youngs_modulus) + " Pa) " +
+      std::to_string(b.length) + " x " + std::to_string(b.width) + " x " +
+      std::to_string(b.thickness) + " m, " + std::to_string(b.nx) + " x " +
+      std::to_string(b.ny) + " x " + std::to_string(b.nz) +
+      " H8, on the plane z = 0, mu " + std::to_string(b.mu) + ", v0 " +
+      std::to_string(b.initial_velocity) + " m/s; step " + std::to_string(k) +
+      ", t = " + std::to_string(k * b.h) + " s; solution " +
+      fcsn::ToString(summary.status) + " (" + s.solver + ", tol " +
+      std::to_string(s.tolerance) + ")";
   options.math_info =
       "Moreau-Jean theta-method, theta = " + std::to_string(b.theta) +
-      ", h = " + std::to_string(b.h) +
-      " s; M = M_lumped + (h theta beta + h^2 theta^2) K, beta = " +
+      ", h = " + std::to_string(b.h) + " s; M = M_" +
+      (b.consistent_mass ? "consistent" : "lumped") +
+      " + (h theta beta + h^2 theta^2) K, beta = " +
       std::to_string(b.rayleigh_beta) + "; w_N = gap / h";
   std::vector<fcsn::Solution> guesses;
   if (guess.v.size() > 0) guesses.push_back(guess);
   return fcsn::WriteGlobalProblem(
       path, problem, &solution, &guesses, error, options);
+}
+
+// Contacts labelled slip at the answer x of problem (fcsn::ClassifySolution
+// with the solve's tolerance and velocity floor); -1 if x does not fit.
+int Sliding(const fcsn::GlobalProblem& problem,
+            const fcsn::Solution& x,
+            const fcsn::SolverSummary& summary,
+            double tolerance) {
+  std::vector<fcsn::ContactStatus> statuses;
+  fcsn::ContactStatusScales scales;
+  scales.tolerance = tolerance;
+  scales.velocity_floor = summary.velocity_floor;
+  if (!fcsn::ClassifySolution(problem, x, scales, &statuses)) return -1;
+  return static_cast<int>(
+      std::count(statuses.begin(), statuses.end(), fcsn::ContactStatus::kSlip));
 }
 
 // The console line of step k.
@@ -224,6 +254,7 @@ int RunSteps(const Settings& s,
       std::cerr << "step " << k << ": " << summary.BriefReport() << "\n";
     }
     const StepDiagnostics diag = bar->Diagnose(x);
+    const int sliding = Sliding(problem, x, summary, s.tolerance);
     if (export_this) {
       if (!Export(s, *bar, problem, guess, x, summary, &error)) {
         std::cerr << "elastic_bar: " << error << "\n";
@@ -235,7 +266,9 @@ int RunSteps(const Settings& s,
       std::cerr << "elastic_bar: step " << k << ": " << error << "\n";
       return 1;
     }
-    if (log != nullptr) WriteLogRow(*log, *bar, summary, seconds, diag);
+    if (log != nullptr) {
+      WriteLogRow(*log, *bar, summary, seconds, diag, sliding);
+    }
     PrintStep(k, summary, seconds, diag, *bar);
   }
   std::cout << s.steps << " steps, " << failures << " unconverged, " << exported

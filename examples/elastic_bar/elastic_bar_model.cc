@@ -110,10 +110,8 @@ std::string ElasticBar::Assemble() {
       push_load_[3 * grid_.Node(0, j, k)] = 1.0 / face_nodes;
     }
   }
-  SparseMatrix M(n(), n());
-  M.setIdentity();
-  M.diagonal() = mass_;
-  const std::string stepper_error = stepper_.Setup(time, M, K_);
+  AssembleMass(material);
+  const std::string stepper_error = stepper_.Setup(time, M_, K_);
   if (!stepper_error.empty()) return stepper_error;
 
   // Contact a is bottom node a (k = 0 comes first in HexGrid's numbering);
@@ -131,6 +129,19 @@ std::string ElasticBar::Assemble() {
   H_.makeCompressed();
   mu_ = Eigen::VectorXd::Constant(nc(), options_.mu);
   return "";
+}
+
+void ElasticBar::AssembleMass(const fem::ElasticMaterial& material) {
+  if (options_.consistent_mass) {
+    std::vector<fem::Triplet> triplets;
+    fem::AssembleConsistentMass(grid_, material, &triplets);
+    // All entries are positive: nothing cancels, nothing to drop.
+    M_ = fem::SymmetricMatrix(n(), triplets, 0.0);
+    return;
+  }
+  M_.resize(n(), n());
+  M_.setIdentity();
+  M_.diagonal() = mass_;
 }
 
 double ElasticBar::total_mass() const {

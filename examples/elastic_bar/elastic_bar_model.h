@@ -5,10 +5,12 @@
 //
 // Model (SI units, x along the bar, z up):
 //   a box [0, L] x [0, W] x [0, T] meshed by nx x ny x nz trilinear H8 elements
-//   (fem::HexGrid, small strain, isotropic E, nu, rho), lumped mass M, optional
-//   Rayleigh damping C = beta K; n = 3 #nodes, no boundary conditions. It lies
-//   on the rigid plane z = 0 with zero gap, at rest vertically, with the
-//   velocity v0 e_x everywhere at t = 0; gravity -g e_z from step 1.
+//   (fem::HexGrid, small strain, isotropic E, nu, rho), mass M lumped
+//   (diagonal, by default) or consistent (BarOptions::consistent_mass; same
+//   row sums, so the same momentum), optional Rayleigh damping C = beta K;
+//   n = 3 #nodes, no boundary conditions. It lies on the rigid plane z = 0
+//   with zero gap, at rest vertically, with the velocity v0 e_x everywhere at
+//   t = 0; gravity -g e_z from step 1.
 //
 // Contacts: one per bottom node (k = 0), contact a = node a (bottom nodes are
 // numbered first). Frame R = [n t1 t2] = [e_z e_x e_y] (local order N, T1, T2),
@@ -17,8 +19,9 @@
 // = H(3a+1, 3a+2) = 1 and every other entry 0 (n x m, m nonzeros); mu_a = mu.
 //
 // Step k (t_k = k h): the theta-method of fcsn::MoreauJean
-// (fcsn/time_stepping.h) with the lumped M, K, C = beta K and the external
-// impulse p = -h g Fz (Fz the nodal loads of a unit body force along z):
+// (fcsn/time_stepping.h) with M (lumped or consistent), K, C = beta K and the
+// external impulse p = -h g Fz (Fz the nodal loads of a unit body force along
+// z):
 //   M^ = M + (h theta beta + h^2 theta^2) K,
 //   f_k = M v + p - K (h q + (h^2 theta (1-theta) + h (1-theta) beta) v),
 //   w_a = (g_a / h) e_N,  g_a = [H^T d]_N = d_z(node a),  d = q + (1-theta) h v
@@ -70,6 +73,10 @@ struct BarOptions {
   double youngs_modulus = 2e11;
   double poisson_ratio = 0.3;
   double density = 7800.0;
+  // Mass matrix: false, lumped (diagonal, rho V / 8 per element node and dof);
+  // true, the consistent mass of the trilinear H8 (fem::AssembleConsistentMass;
+  // sparse, the pattern of K's same-direction couplings, same row sums).
+  bool consistent_mass = false;
   // Rayleigh stiffness damping C = beta K (s); 0: no damping besides theta's.
   double rayleigh_beta = 0.0;
   // Time step (s) and theta in (0, 1]. theta = 1 by default: h = 1e-3 s does
@@ -125,7 +132,10 @@ class ElasticBar {
   int nc() const { return (grid_.nx + 1) * (grid_.ny + 1); }
   int m() const { return 3 * nc(); }
   const SparseMatrix& stiffness() const { return K_; }
+  // The lumped masses: M's diagonal when lumped, M's row sums either way.
   const Eigen::VectorXd& mass_diagonal() const { return mass_; }
+  // M of the time stepper, lumped or consistent (options().consistent_mass).
+  const SparseMatrix& mass_matrix() const { return M_; }
   const SparseMatrix& iteration_matrix() const {
     return stepper_.iteration_matrix();
   }
@@ -140,7 +150,8 @@ class ElasticBar {
   double time() const { return step_ * options_.h; }
   const Eigen::VectorXd& displacement() const { return q_; }
   const Eigen::VectorXd& velocity() const { return v_; }
-  // Mass-weighted mean velocity (m/s): the velocity of the centre of mass.
+  // Mass-weighted mean velocity (m/s): the velocity of the centre of mass
+  // (exact with either mass: 1^T M v uses M's row sums, the lumped masses).
   Eigen::Vector3d MeanVelocity() const;
   // Height of every bottom node above the plane, [H^T q]_N (m).
   Eigen::VectorXd Gaps() const;
@@ -163,11 +174,14 @@ class ElasticBar {
   explicit ElasticBar(const BarOptions& options);
   // K, M, H, mu and the time stepper; "" or the reason the stepper refused.
   std::string Assemble();
+  // M_ from mass_ (lumped) or from the consistent element masses.
+  void AssembleMass(const fem::ElasticMaterial& material);
 
   BarOptions options_;
   fem::HexGrid grid_;
   SparseMatrix K_;
-  Eigen::VectorXd mass_;
+  Eigen::VectorXd mass_;  // lumped masses (M's row sums)
+  SparseMatrix M_;
   Eigen::VectorXd z_load_;     // nodal loads of a unit body force along +z
   Eigen::VectorXd push_load_;  // a unit force along +x shared by face x = 0
   MoreauJean stepper_;

@@ -1,4 +1,4 @@
-// h8_elasticity.cc: H8 element stiffness and box-mesh assembly (see
+// h8_elasticity.cc: H8 element stiffness and mass and box-mesh assembly (see
 // h8_elasticity.h).
 #include "h8_elasticity.h"
 
@@ -55,14 +55,73 @@ Eigen::Matrix<double, 24, 24> BrickStiffness(
   return ke;
 }
 
+namespace {
+
+// Element size a x b x c of grid.
+Eigen::Vector3d ElementSize(const HexGrid& grid) {
+  return (grid.upper - grid.lower)
+      .cwiseQuotient(Eigen::Vector3d(grid.nx, grid.ny, grid.nz));
+}
+
+// Global nodes of element (ei, ej, ek), local node i + 2 j + 4 k.
+std::array<int, 8> ElementNodes(const HexGrid& grid, int ei, int ej, int ek) {
+  std::array<int, 8> nodes;
+  for (int local = 0; local < 8; ++local) {
+    nodes[local] = grid.Node(
+        ei + (local & 1), ej + ((local >> 1) & 1), ek + ((local >> 2) & 1));
+  }
+  return nodes;
+}
+
+}  // namespace
+
+Eigen::Matrix<double, 8, 8> BrickConsistentMass(double a,
+                                                double b,
+                                                double c,
+                                                double rho) {
+  Eigen::Matrix<double, 8, 8> me;
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 8; ++j) {
+      double product = 1.0;
+      for (int axis = 0; axis < 3; ++axis) {
+        product *= ((i >> axis) & 1) == ((j >> axis) & 1) ? 2.0 : 1.0;
+      }
+      me(i, j) = rho * a * b * c / 216.0 * product;
+    }
+  }
+  return me;
+}
+
+void AssembleConsistentMass(const HexGrid& grid,
+                            const ElasticMaterial& material,
+                            std::vector<Triplet>* triplets) {
+  const Eigen::Vector3d size = ElementSize(grid);
+  const Eigen::Matrix<double, 8, 8> me =
+      BrickConsistentMass(size.x(), size.y(), size.z(), material.density);
+  triplets->reserve(triplets->size() + 3 * me.size() * grid.NumElements());
+  for (int ek = 0; ek < grid.nz; ++ek) {
+    for (int ej = 0; ej < grid.ny; ++ej) {
+      for (int ei = 0; ei < grid.nx; ++ei) {
+        const std::array<int, 8> nodes = ElementNodes(grid, ei, ej, ek);
+        for (int p = 0; p < 8; ++p) {
+          for (int q = 0; q < 8; ++q) {
+            for (int d = 0; d < 3; ++d) {
+              triplets->emplace_back(
+                  3 * nodes[p] + d, 3 * nodes[q] + d, me(p, q));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 void AssembleGrid(const HexGrid& grid,
                   const ElasticMaterial& material,
                   std::vector<Triplet>* triplets,
                   Eigen::VectorXd* mass,
                   Eigen::VectorXd* z_load) {
-  const Eigen::Vector3d size =
-      (grid.upper - grid.lower)
-          .cwiseQuotient(Eigen::Vector3d(grid.nx, grid.ny, grid.nz));
+  const Eigen::Vector3d size = ElementSize(grid);
   const Eigen::Matrix<double, 24, 24> ke =
       BrickStiffness(size.x(),
                      size.y(),
@@ -74,12 +133,7 @@ void AssembleGrid(const HexGrid& grid,
   for (int ek = 0; ek < grid.nz; ++ek) {
     for (int ej = 0; ej < grid.ny; ++ej) {
       for (int ei = 0; ei < grid.nx; ++ei) {
-        std::array<int, 8> element_nodes;
-        for (int local = 0; local < 8; ++local) {
-          element_nodes[local] = grid.Node(ei + (local & 1),
-                                           ej + ((local >> 1) & 1),
-                                           ek + ((local >> 2) & 1));
-        }
+        const std::array<int, 8> element_nodes = ElementNodes(grid, ei, ej, ek);
         for (int p = 0; p < 8; ++p) {
           for (int dp = 0; dp < 3; ++dp) {
             (*mass)[3 * element_nodes[p] + dp] += node_mass;

@@ -1,10 +1,13 @@
 // The elastic bar on a plane (examples/elastic_bar): sizes and structure of the
-// generated problems, a short warm-started run of the small bar through
-// fcsn::Solver (every step converges, no penetration, the normal impulses carry
-// the weight, friction decelerates the sliding bar by mu g until it sticks),
-// and an export round-trip of the elastic_bar command.
+// generated problems, the consistent H8 mass (row sums = lumped masses,
+// symmetric positive definite), a short warm-started run of the small bar
+// through fcsn::Solver with either mass (every step converges, no penetration,
+// the normal impulses carry the weight, friction decelerates the sliding bar by
+// mu g until it sticks), a pushed block with either mass, and the elastic_bar
+// command (export round-trip, --consistent-mass --young run).
 #include <gtest/gtest.h>
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
@@ -59,6 +62,55 @@ TEST(ElasticBarTest, SmallBarSizesAndStructure) {
   EXPECT_EQ(problem.Validate(), "");
 }
 
+TEST(H8MassTest, ConsistentBrickMassRowSumsAreTheLumpedMass) {
+  const double a = 0.01, b = 0.02, c = 0.005, rho = 7800.0;
+  const Eigen::Matrix<double, 8, 8> me = fem::BrickConsistentMass(a, b, c, rho);
+  const double lumped = rho * a * b * c / 8.0;
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_NEAR(me.row(i).sum(), lumped, 1e-14 * lumped) << "row " << i;
+    EXPECT_NEAR(me(i, i), rho * a * b * c / 27.0, 1e-14 * lumped);
+    // The opposite corner (every 1D index differs): rho a b c / 216.
+    EXPECT_NEAR(me(i, 7 - i), rho * a * b * c / 216.0, 1e-14 * lumped);
+  }
+  EXPECT_EQ((me - me.transpose()).cwiseAbs().maxCoeff(), 0.0);
+}
+
+// On a 3 x 2 x 2 grid: M's row sums are the lumped masses and M is symmetric
+// positive definite, its smallest eigenvalue at least the element's, rho V_e /
+// 216 (the product of the 1D elements' smallest, rho a / 6 x 1).
+TEST(ElasticBarTest, ConsistentMassHasLumpedRowSumsAndIsPositiveDefinite) {
+  BarOptions options = BarOptions::Small();
+  options.nx = 3;
+  options.ny = 2;
+  options.nz = 2;
+  options.consistent_mass = true;
+  const std::unique_ptr<ElasticBar> bar = MakeBar(options);
+  ASSERT_NE(bar, nullptr);
+  const Eigen::MatrixXd M = Eigen::MatrixXd(bar->mass_matrix());
+  ASSERT_EQ(M.rows(), bar->n());
+  // Each dof couples to the same dof of every node of its elements: per axis
+  // of N + 1 nodes, 3 (N + 1) - 2 pairs; 3 dofs x 10 x 7 x 7 entries.
+  EXPECT_EQ(bar->mass_matrix().nonZeros(), 3 * 10 * 7 * 7);
+  const Eigen::VectorXd& lumped = bar->mass_diagonal();
+  EXPECT_LT((M.rowwise().sum() - lumped).cwiseAbs().maxCoeff(),
+            1e-14 * lumped.maxCoeff());
+  EXPECT_NEAR(lumped.sum() / 3.0, bar->total_mass(), 1e-12 * bar->total_mass());
+  EXPECT_EQ((M - M.transpose()).cwiseAbs().maxCoeff(), 0.0);
+  const double element_volume = options.length * options.width *
+                                options.thickness /
+                                (options.nx * options.ny * options.nz);
+  const double smallest = options.density * element_volume / 216.0;
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(M);
+  ASSERT_EQ(eigen.info(), Eigen::Success);
+  EXPECT_GE(eigen.eigenvalues().minCoeff(), (1.0 - 1e-10) * smallest);
+  // The lumped bar's M is the diagonal of those masses.
+  options.consistent_mass = false;
+  const std::unique_ptr<ElasticBar> lumped_bar = MakeBar(options);
+  ASSERT_NE(lumped_bar, nullptr);
+  EXPECT_EQ(lumped_bar->mass_matrix().nonZeros(), lumped_bar->n());
+  EXPECT_EQ(Eigen::VectorXd(lumped_bar->mass_matrix().diagonal()), lumped);
+}
+
 TEST(ElasticBarTest, InvalidOptionsAreReported) {
   BarOptions options = BarOptions::Small();
   options.theta = 0.0;
@@ -96,8 +148,10 @@ std::vector<StepRecord> RunSteps(ElasticBar* bar, int steps) {
   return records;
 }
 
-TEST(ElasticBarTest, SlidesDeceleratingByMuGThenRestsOnThePlane) {
-  const BarOptions options = BarOptions::Small();
+// The small bar slides, friction decelerates it by mu g, it stops and rests.
+// Under a uniform velocity the consistent M v is the lumped one (same row
+// sums), so both masses follow the same trajectory.
+void ExpectSlidesDeceleratingByMuGThenRests(const BarOptions& options) {
   const std::unique_ptr<ElasticBar> bar = MakeBar(options);
   ASSERT_NE(bar, nullptr);
   const int steps = 12;
@@ -129,6 +183,52 @@ TEST(ElasticBarTest, SlidesDeceleratingByMuGThenRestsOnThePlane) {
       EXPECT_EQ(r.diagnostics.open + r.diagnostics.slip, 0);
       EXPECT_NEAR(r.mean_vx, 0.0, 1e-6 * dv);
       EXPECT_LT(bar->velocity().cwiseAbs().maxCoeff(), 1e-6);
+    }
+  }
+}
+
+TEST(ElasticBarTest, SlidesDeceleratingByMuGThenRestsOnThePlane) {
+  ExpectSlidesDeceleratingByMuGThenRests(BarOptions::Small());
+}
+
+TEST(ElasticBarTest, ConsistentMassSlidesDeceleratingByMuGThenRests) {
+  BarOptions options = BarOptions::Small();
+  options.consistent_mass = true;
+  ExpectSlidesDeceleratingByMuGThenRests(options);
+}
+
+// A 6 x 3 x 2 block at rest pushed at x = 0 to 3 mu m g over 8 steps, with
+// either mass and E = 2e11 or 1e9: a slip zone opens at the pushed end and
+// runs over the contact face; every step converges, the normal impulses carry
+// the weight and the block ends up sliding forward.
+TEST(ElasticBarTest, PushedBlockConvergesWithEitherMass) {
+  for (const bool consistent : {false, true}) {
+    for (const double young : {2e11, 1e9}) {
+      BarOptions options;
+      options.nx = 6;
+      options.ny = 3;
+      options.nz = 2;
+      options.initial_velocity = 0.0;
+      options.push_factor = 3.0;
+      options.push_ramp_steps = 8;
+      options.youngs_modulus = young;
+      options.consistent_mass = consistent;
+      SCOPED_TRACE(std::string(consistent ? "consistent" : "lumped") +
+                   " mass, E = " + std::to_string(young));
+      const std::unique_ptr<ElasticBar> bar = MakeBar(options);
+      ASSERT_NE(bar, nullptr);
+      const std::vector<StepRecord> records = RunSteps(bar.get(), 12);
+      for (size_t k = 0; k < records.size(); ++k) {
+        EXPECT_TRUE(records[k].summary.IsConverged())
+            << "step " << k + 1 << ": " << records[k].summary.BriefReport();
+        EXPECT_LE(records[k].summary.iterations, 20) << "step " << k + 1;
+        EXPECT_GE(records[k].diagnostics.min_u_n, -1e-8);
+      }
+      EXPECT_NEAR(records.back().diagnostics.sum_r[0] / bar->weight_impulse(),
+                  1.0,
+                  1e-3);
+      EXPECT_EQ(records.back().diagnostics.slip, bar->nc());
+      EXPECT_GT(records.back().mean_vx, 0.0);
     }
   }
 }
@@ -185,6 +285,27 @@ TEST(ElasticBarTest, CommandExportsAStepThatReadsBack) {
   const std::string text = ReadFile(log);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 4);
   EXPECT_NE(text.find("e_cone,e_dual,e_comp,e_eq,e_nat"), std::string::npos);
+}
+
+// --consistent-mass and --young reach the model: the pushed block runs and
+// converges (exit 0), its log has the sliding column; --young out of range
+// is refused.
+TEST(ElasticBarTest, CommandRunsConsistentMassAndYoung) {
+  const std::string log = testing::TempDir() + "/elastic_bar_consistent.csv";
+  const std::string bin = std::string(FCSN_BINARY_DIR) + "/bin/elastic_bar";
+  const std::string quiet =
+      " > " + testing::TempDir() + "/elastic_bar_stdout.txt 2>&1";
+  const std::string command =
+      bin +
+      " --steps 6 --nx 6 --ny 3 --nz 2 --velocity 0 --push-factor 3 "
+      "--push-ramp-steps 4 --consistent-mass --young 1e9 --log " +
+      log + quiet;
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  const std::string text = ReadFile(log);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);
+  EXPECT_NE(text.find(",min_gap,sliding\n"), std::string::npos);
+  const std::string refused = bin + " --steps 1 --young 1" + quiet;
+  EXPECT_NE(std::system(refused.c_str()), 0) << refused;
 }
 
 }  // namespace
