@@ -63,8 +63,7 @@ void Summarize(ChainRun* run) {
   run->median_front_iterations = Median(front);
   if (factorizations > 0 && factorization_seconds > 0.0) {
     run->factorization_seconds = factorization_seconds / factorizations;
-    run->median_front_cost =
-        Median(front_seconds) / run->factorization_seconds;
+    run->median_front_cost = Median(front_seconds) / run->factorization_seconds;
   }
 }
 
