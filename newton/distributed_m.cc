@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <type_traits>
 #include <utility>
 
+#include "fcsn/option_table.h"
 #include "linalg/mumps_comm.h"
 #include "newton/m_factorization.h"
 #include "problem/error_measures_detail.h"
@@ -28,6 +31,15 @@ class Fingerprint {
   template <typename T>
   void AddValue(T x) {
     Add(&x, sizeof(x));
+  }
+  template <typename T>
+  void AddField(const T& x) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      AddValue(x.size());
+      Add(x.data(), x.size());
+    } else {
+      AddValue(x);
+    }
   }
   void Add(const Eigen::VectorXd& x) {
     AddValue(x.size());
@@ -63,21 +75,16 @@ long long ReplicatedFingerprint(const SolverOptions& options,
     h.Add(guess->v);
     h.Add(guess->r);
   }
-  h.AddValue(options.solver);
-  h.AddValue(options.formulation);
-  h.AddValue(options.tolerance);
-  h.AddValue(options.max_iterations);
-  h.AddValue(options.singular_regularization);
-  h.AddValue(options.cold_start);  // the start of a solve without a guess
-  h.AddValue(options.rho.rule);
-  h.AddValue(options.rho.value);
-  h.AddValue(options.rho.factor);
-  h.AddValue(options.rho.initial_boost);
-  h.AddValue(options.rho.warm_initial_boost);
-  h.AddValue(options.rho.tail_error);
-  h.AddValue(options.rho.tail_boost_factor);
-  h.AddValue(options.linear_solver.type);
-  h.AddValue(options.linear_solver.ordering);
+  // Every row of the options (fcsn/option_table.h) but the two that name a
+  // resource of the process (each rank may have its own handle of the
+  // communicator and its own scratch folder).
+  ForEachOption<SolverOptions>(
+      [&h, &options](
+          const std::string& name, auto access, const auto&, const char*) {
+        if (name != "linear_solver.mpi_communicator" &&
+            name != "linear_solver.out_of_core_directory")
+          h.AddField(access(options));
+      });
   return h.value();
 }
 

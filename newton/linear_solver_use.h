@@ -10,10 +10,6 @@
 
 namespace fcsn::internal {
 
-// Every field of LinearSolverOptions (fcsn/linear_solver_options.h) equal.
-bool SameLinearSolverOptions(const LinearSolverOptions& a,
-                             const LinearSolverOptions& b);
-
 // What the linear solver reports about its last factorization and memory.
 void CopyFactorizationReport(const LinearSolverStats& stats,
                              SolverSummary* summary);

@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "fcsn/error_measures.h"
+#include "fcsn/option_table.h"
 #include "linalg/blas_threads.h"
 #include "linalg/distributed_jacobian_solver.h"
 #include "linalg/linear_solver.h"
@@ -51,7 +52,6 @@ using internal::DistributedMatrix;
 using internal::LinearSolver;
 using internal::LinearSolverStatus;
 using internal::Resolved;
-using internal::SameLinearSolverOptions;
 using internal::ScopedTimer;
 using internal::SecondsSince;
 using internal::SolveRun;
@@ -67,8 +67,7 @@ class Solver::Impl {
   void set_options(const SolverOptions& options) {
     // Every other option is read at each Solve(); the linear solver is built
     // from its options, so any change of them rebuilds it (and its analysis).
-    if (!SameLinearSolverOptions(options_.linear_solver,
-                                 options.linear_solver)) {
+    if (!SameOptions(options_.linear_solver, options.linear_solver)) {
       linear_.reset();
       analyzed_ = false;
       distributed_.Reset();

@@ -1,4 +1,4 @@
-// Tests of SolverOptions::Validate() (newton/options.cc): the defaults are
+// Tests of SolverOptions::Validate() (the rows of fcsn/option_table.h): the defaults are
 // valid; every range check rejects each way out of its range with a sentence
 // naming the field; the accepted boundary values pass; the first violation in
 // field order is the one reported; and the option enums' names.
@@ -85,21 +85,21 @@ std::vector<Case> InvalidLineSearchCases() {
        [](SolverOptions* o) { o->line_search.sufficient_decrease = 0; }},
       {"line_search.sufficient_decrease",
        [](SolverOptions* o) { o->line_search.sufficient_decrease = 0.5; }},
-      {"line_search.min_shrink/max_shrink",
+      {"line_search.min_shrink",
        [](SolverOptions* o) { o->line_search.min_shrink = 0; }},
+      {"line_search.max_shrink",
+       [](SolverOptions* o) { o->line_search.max_shrink = 1; }},
       {"line_search.min_shrink/max_shrink",
        [](SolverOptions* o) {
          o->line_search.min_shrink = 0.6;
          o->line_search.max_shrink = 0.5;
        }},
-      {"line_search.min_shrink/max_shrink",
-       [](SolverOptions* o) { o->line_search.max_shrink = 1; }},
-      {"line_search.goldstein_m1/m2",
+      {"line_search.goldstein_m1",
        [](SolverOptions* o) { o->line_search.goldstein_m1 = 0; }},
+      {"line_search.goldstein_m2",
+       [](SolverOptions* o) { o->line_search.goldstein_m2 = 1; }},
       {"line_search.goldstein_m1/m2",
        [](SolverOptions* o) { o->line_search.goldstein_m1 = 0.95; }},
-      {"line_search.goldstein_m1/m2",
-       [](SolverOptions* o) { o->line_search.goldstein_m2 = 1; }},
       {"line_search.non_monotone_window",
        [](SolverOptions* o) { o->line_search.non_monotone_window = 0; }},
       {"line_search.max_trials",
@@ -113,7 +113,7 @@ std::vector<Case> InvalidLineSearchCases() {
 
 std::vector<Case> InvalidLinearSolverAndNsgsCases() {
   return {
-      {"LinearSolverOptions::max_refinement_steps",
+      {"SolverOptions::linear_solver.max_refinement_steps",
        [](SolverOptions* o) { o->linear_solver.max_refinement_steps = 0; }},
       {"nsgs.max_sweeps", [](SolverOptions* o) { o->nsgs.max_sweeps = -1; }},
       {"nsgs.error_check_frequency",
@@ -129,6 +129,8 @@ std::vector<Case> InvalidLinearSolverAndNsgsCases() {
 
 std::vector<Case> InvalidHybridCases() {
   return {
+      {"hybrid.warm_sweeps",
+       [](SolverOptions* o) { o->hybrid.warm_sweeps = -1; }},
       {"hybrid.warm_sweeps_with_guess",
        [](SolverOptions* o) { o->hybrid.warm_sweeps_with_guess = -1; }},
       {"hybrid.warm_contraction_window",
@@ -137,8 +139,6 @@ std::vector<Case> InvalidHybridCases() {
        [](SolverOptions* o) { o->hybrid.warm_contraction_ratio = 0; }},
       {"hybrid.warm_contraction_ratio",
        [](SolverOptions* o) { o->hybrid.warm_contraction_ratio = 1.1; }},
-      {"hybrid.warm_sweeps",
-       [](SolverOptions* o) { o->hybrid.warm_sweeps = -1; }},
       {"hybrid.stall_window",
        [](SolverOptions* o) { o->hybrid.stall_window = 0; }},
       {"hybrid.stall_ratio",
@@ -147,14 +147,14 @@ std::vector<Case> InvalidHybridCases() {
        [](SolverOptions* o) { o->hybrid.stall_ratio = 1; }},
       {"hybrid.fallback_sweeps",
        [](SolverOptions* o) { o->hybrid.fallback_sweeps = 0; }},
+      {"hybrid.max_fallbacks",
+       [](SolverOptions* o) { o->hybrid.max_fallbacks = -1; }},
       {"hybrid.delassus_budget_per_nonzero",
        [](SolverOptions* o) { o->hybrid.delassus_budget_per_nonzero = -1; }},
       {"hybrid.delassus_budget_per_nonzero",
        [](SolverOptions* o) { o->hybrid.delassus_budget_per_nonzero = kInf; }},
       {"hybrid.delassus_min_budget",
        [](SolverOptions* o) { o->hybrid.delassus_min_budget = -1; }},
-      {"hybrid.max_fallbacks",
-       [](SolverOptions* o) { o->hybrid.max_fallbacks = -1; }},
   };
 }
 
@@ -217,8 +217,9 @@ TEST(SolverOptionsTest, BoundaryValuesAreAccepted) {
   }
 }
 
-// Several violations: the first in field order (top level, rho, line search,
-// linear solver, nsgs, hybrid) is reported.
+// Several violations: the first in the table's order (top level, rho, line
+// search, linear solver, nsgs, hybrid; a relation after its fields) is
+// reported.
 TEST(SolverOptionsTest, ReportsTheFirstViolationInFieldOrder) {
   const std::vector<Case> cases = InvalidCases();
   SolverOptions options;
