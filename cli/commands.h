@@ -28,6 +28,11 @@ void RegisterCheckCommand(CLI::App& app);
 // --json.
 void RegisterSolveCommand(CLI::App& app);
 
+// `fcsn options [--json] [--set NAME=VALUE ...]` (cli/options.cc): every
+// solver option with its type, range, value and meaning. Exit 0, or 2 when a
+// flag names no option or sets a bad value.
+void RegisterOptionsCommand(CLI::App& app);
+
 // `fcsn --version` (cli/version.cc): fcsn's and MUMPS' versions, the BLAS
 // the process loaded (kernel family, threads), and a note when the BLAS runs
 // kernels below the CPU's (fcsn::GetBuildInfo). Exit 0.

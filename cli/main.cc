@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   fcsn::cli::RegisterInfoCommand(app);
   fcsn::cli::RegisterCheckCommand(app);
   fcsn::cli::RegisterSolveCommand(app);
+  fcsn::cli::RegisterOptionsCommand(app);
 
   try {
     app.parse(argc, argv);

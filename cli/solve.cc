@@ -19,6 +19,7 @@
 #include "cli/commands.h"
 #include "cli/interrupt.h"
 #include "cli/mpi_session.h"
+#include "cli/option_flags.h"
 #include "cli/solve_table.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
@@ -28,32 +29,9 @@ namespace {
 
 struct SolveArgs {
   std::vector<std::string> files;
-  std::string solver = ToString(SolverOptions().solver);
-  std::string formulation = ToString(SolverOptions().formulation);
-  std::string line_search = ToString(SolverOptions().line_search.type);
-  std::string linear_solver = ToString(SolverOptions().linear_solver.type);
-  std::string ordering = ToString(SolverOptions().linear_solver.ordering);
-  std::string precision = ToString(SolverOptions().linear_solver.precision);
-  std::string rho = ToString(SolverOptions().rho.rule);
-  std::string cold_start = ToString(SolverOptions().cold_start);
-  std::string local_solver = ToString(SolverOptions().nsgs.local_solver);
-  int max_sweeps = SolverOptions().nsgs.max_sweeps;
-  int fp_projections = SolverOptions().nsgs.fp_projections;
+  OptionSettings options;  // --set and the short flags (cli/option_flags.h)
   std::string m_storage = ToString(MStorage::kAuto);
-  double tol = kDefaultTolerance;
-  int max_iter = SolverOptions().max_iterations;
-  double time_limit = 0.0;  // 0: none
-  double regularization = SolverOptions().singular_regularization;
-  int krylov_reuse = SolverOptions().krylov_reuse_iterations;
-  int setup_threads = SolverOptions().setup_threads;
-  double rho_factor = SolverOptions().rho.factor;
-  double rho_boost = SolverOptions().rho.initial_boost;
-  double warm_rho_boost = SolverOptions().rho.warm_initial_boost;
-  double tail_rho_boost = SolverOptions().rho.tail_boost_factor;
-  int warm_sweeps = SolverOptions().hybrid.warm_sweeps;
-  double low_rank = SolverOptions().linear_solver.low_rank_tolerance;
-  bool out_of_core = false;
-  bool block_ordering = false;  // LinearSolverOptions::adaptive_block_ordering
+  double time_limit = 0.0;      // 0: none
   std::string out_of_core_dir;  // non-empty implies out_of_core
   bool warm_start = false;
   bool distribute_m = false;
@@ -64,75 +42,12 @@ struct SolveArgs {
   bool output_given = false;  // --output "" is an error, not "no output"
 };
 
-template <typename Enum>
-Enum ParseOrExit(const std::optional<Enum>& parsed,
-                 const char* option,
-                 const std::string& value,
-                 const std::string& allowed) {
-  if (!parsed)
-    FailBadInput(std::string(option) + " '" + value +
-                 "' is not one of: " + allowed);
-  return *parsed;
-}
-
 SolverOptions MakeOptions(const SolveArgs& args) {
-  SolverOptions options;
-  options.solver = ParseOrExit(SolverTypeFromString(args.solver),
-                               "--solver",
-                               args.solver,
-                               NamesOf(kAllSolverTypes));
-  options.formulation = ParseOrExit(FormulationFromString(args.formulation),
-                                    "--formulation",
-                                    args.formulation,
-                                    NamesOf(kAllFormulations));
-  options.line_search.type =
-      ParseOrExit(LineSearchTypeFromString(args.line_search),
-                  "--line-search",
-                  args.line_search,
-                  NamesOf(kAllLineSearchTypes));
-  options.linear_solver.type =
-      ParseOrExit(LinearSolverTypeFromString(args.linear_solver),
-                  "--linear-solver",
-                  args.linear_solver,
-                  NamesOf(kAllLinearSolverTypes));
-  options.linear_solver.ordering =
-      ParseOrExit(OrderingFromString(args.ordering),
-                  "--ordering",
-                  args.ordering,
-                  NamesOf(kAllOrderings));
-  options.linear_solver.precision =
-      ParseOrExit(FactorizationPrecisionFromString(args.precision),
-                  "--precision",
-                  args.precision,
-                  NamesOf(kAllFactorizationPrecisions));
-  options.rho.rule = ParseOrExit(
-      RhoRuleFromString(args.rho), "--rho", args.rho, NamesOf(kAllRhoRules));
-  options.nsgs.local_solver =
-      ParseOrExit(LocalSolverTypeFromString(args.local_solver),
-                  "--local-solver",
-                  args.local_solver,
-                  NamesOf(kAllLocalSolverTypes));
-  options.cold_start = ParseOrExit(ColdStartFromString(args.cold_start),
-                                   "--cold-start",
-                                   args.cold_start,
-                                   NamesOf(kAllColdStarts));
-  options.nsgs.max_sweeps = args.max_sweeps;
-  options.nsgs.fp_projections = args.fp_projections;
-  options.rho.factor = args.rho_factor;
-  options.rho.initial_boost = args.rho_boost;
-  options.rho.warm_initial_boost = args.warm_rho_boost;
-  options.rho.tail_boost_factor = args.tail_rho_boost;
-  options.tolerance = args.tol;
-  options.singular_regularization = args.regularization;
-  options.krylov_reuse_iterations = args.krylov_reuse;
-  options.setup_threads = args.setup_threads;
-  options.hybrid.warm_sweeps = args.warm_sweeps;
-  options.max_iterations = args.max_iter;
-  options.linear_solver.low_rank_tolerance = args.low_rank;
-  options.linear_solver.adaptive_block_ordering = args.block_ordering;
-  options.linear_solver.out_of_core =
-      args.out_of_core || !args.out_of_core_dir.empty();
-  options.linear_solver.out_of_core_directory = args.out_of_core_dir;
+  SolverOptions options = ApplyOptionSettings(args.options);
+  if (!args.out_of_core_dir.empty()) {
+    options.linear_solver.out_of_core = true;
+    options.linear_solver.out_of_core_directory = args.out_of_core_dir;
+  }
   if (args.time_limit > 0.0) {
     // Each rank reads its own clock: one could stop while the others wait in
     // MUMPS (the solver's deadline checks are not collective yet).
@@ -206,6 +121,7 @@ nlohmann::json SummaryJson(const std::string& file,
       {"low_rank_tolerance", options.linear_solver.low_rank_tolerance},
       {"out_of_core", options.linear_solver.out_of_core},
       {"tol", options.tolerance},
+      {"options", OptionsJson(options)},
       {"status", ToString(s.status)},
       {"message", s.message},
       {"converged", s.IsConverged()},
@@ -385,69 +301,18 @@ void RunSolve(const SolveArgs& args) {
   if (exit_code != kExitOk) ExitWith(exit_code);
 }
 
-// The options of the NSGS sweeps (pure NSGS, the hybrid's warm start).
-// The starting iterate: the file's guess, or without one SolverOptions::cold_start.
-void AddStartOptions(CLI::App* command, SolveArgs* args) {
+// The starting iterate: the file's guess, or without one
+// SolverOptions::cold_start; the out-of-core folder (implies
+// linear_solver.out_of_core).
+void AddStartAndMemoryOptions(CLI::App* command, SolveArgs* args) {
   command->add_flag(
       "--warm-start",
       args->warm_start,
       "Start from the file's first /guesses entry when it has one");
-  command
-      ->add_option("--cold-start",
-                   args->cold_start,
-                   "Start without a guess (or from an all-zero one): " +
-                       NamesOf(kAllColdStarts) +
-                       " (v = 0, r = 0; v = M^-1 f; contacts at rest start "
-                       "closed; resting and approaching contacts closed, "
-                       "bonded when w is round-off; contacts the free flight "
-                       "drives together start closed)")
-      ->capture_default_str();
-}
-
-void AddNsgsOptions(CLI::App* command, SolveArgs* args) {
-  command
-      ->add_option("--local-solver",
-                   args->local_solver,
-                   "NSGS one-contact solver: " + NamesOf(kAllLocalSolverTypes) +
-                       " (fp-vi-upk: the paper's few self-adaptive "
-                       "projections per contact per sweep)")
-      ->capture_default_str();
-  command
-      ->add_option("--max-sweeps",
-                   args->max_sweeps,
-                   "Sweep budget of a pure NSGS solve (--solver nsgs)")
-      ->capture_default_str();
-  command
-      ->add_option("--fp-projections",
-                   args->fp_projections,
-                   "fp-vi-upk: projections per contact per sweep (>= 1)")
-      ->capture_default_str();
-}
-
-// The memory savers of MUMPS on large systems: block low-rank factors and
-// out-of-core factors.
-void AddMemoryOptions(CLI::App* command, SolveArgs* args) {
-  command
-      ->add_option("--low-rank",
-                   args->low_rank,
-                   "MUMPS block low-rank factorization with this dropping "
-                   "tolerance (0: off, exact LU; e.g. 1e-8)")
-      ->capture_default_str();
-  command->add_flag(
-      "--out-of-core",
-      args->out_of_core,
-      "MUMPS writes the factors to files in a private directory under the "
-      "system temporary directory, removed at the end");
   command->add_option("--out-of-core-dir",
                       args->out_of_core_dir,
                       "Parent directory of the out-of-core files (implies "
                       "--out-of-core)");
-  command->add_flag("--block-ordering",
-                    args->block_ordering,
-                    "METIS orders a large J (n + m >= 20,000) by its node "
-                    "blocks first, and by its dof graph once the "
-                    "factorizations have cost enough (default: the dof graph "
-                    "from the start)");
 }
 
 // How each file is solved and reported: M distributed, JSON.
@@ -471,59 +336,6 @@ void AddRunOptions(CLI::App* command, SolveArgs* args) {
                     "iteration (errors, merit, step, contact statuses, time)");
 }
 
-// Rho, the regularization of a singular J, the reuse of its factors and the
-// setup threads: the options of the Newton iteration itself.
-void AddNewtonOptions(CLI::App* command, SolveArgs* args) {
-  command
-      ->add_option(
-          "--rho", args->rho, "Per-contact rho rule: " + NamesOf(kAllRhoRules))
-      ->capture_default_str();
-  command
-      ->add_option("--rho-factor",
-                   args->rho_factor,
-                   "Multiplies the rho of the rule (> 0)")
-      ->capture_default_str();
-  command
-      ->add_option("--rho-boost",
-                   args->rho_boost,
-                   "Newton starts with rho times this boost, divided by 10 "
-                   "when it stalls (>= 1; 1: fixed rho)")
-      ->capture_default_str();
-  command
-      ->add_option("--warm-rho-boost",
-                   args->warm_rho_boost,
-                   "The boost of a solve started from a guess (--warm-start; "
-                   ">= 1)")
-      ->capture_default_str();
-  command
-      ->add_option("--tail-rho-boost",
-                   args->tail_rho_boost,
-                   "Multiplies the boost once, at the first iterate whose "
-                   "error is below 1e-3, not with fb (>= 1; 1: off)")
-      ->capture_default_str();
-  command
-      ->add_option("--regularization",
-                   args->regularization,
-                   "Proximal weight on r when J is singular (0: off)")
-      ->capture_default_str();
-  command
-      ->add_option(
-          "--krylov-reuse",
-          args->krylov_reuse,
-          "Try FGMRES on the previous factors of J for at most this "
-          "many iterations before refactorizing (-1: auto, 10 when "
-          "n + m >= 5000, else off, and 10 for the first direction of a "
-          "warm solve after a converged one; 0: off)")
-      ->capture_default_str();
-  command
-      ->add_option("--setup-threads",
-                   args->setup_threads,
-                   "2: J's ordering and analysis on a second thread while M "
-                   "is factorized (n >= 1000), then a share of rho's W_aa "
-                   "(n >= 10,000)")
-      ->capture_default_str();
-}
-
 }  // namespace
 
 void RegisterSolveCommand(CLI::App& app) {
@@ -533,57 +345,13 @@ void RegisterSolveCommand(CLI::App& app) {
       "Solve FCLib global problems; exit 0 if every solve converged, 1 if not");
   command->add_option("files", args->files, "FCLib global problems (HDF5)")
       ->required();
-  command
-      ->add_option(
-          "--solver", args->solver, "Algorithm: " + NamesOf(kAllSolverTypes))
-      ->capture_default_str();
-  command
-      ->add_option("--formulation",
-                   args->formulation,
-                   "Residual driven to zero: " + NamesOf(kAllFormulations))
-      ->capture_default_str();
-  command
-      ->add_option(
-          "--tol", args->tol, "Tolerance on max(e_cone, e_dual, e_comp, e_eq)")
-      ->capture_default_str();
-  command->add_option("--max-iter", args->max_iter, "Maximum Newton iterations")
-      ->capture_default_str();
+  AddOptionFlags(command, &args->options);
   command
       ->add_option("--time-limit",
                    args->time_limit,
                    "Seconds per solve, setup included (0: none)")
       ->capture_default_str();
-  command
-      ->add_option("--line-search",
-                   args->line_search,
-                   "Globalization: " + NamesOf(kAllLineSearchTypes))
-      ->capture_default_str();
-  command
-      ->add_option("--linear-solver",
-                   args->linear_solver,
-                   "Backend: " + NamesOf(kAllLinearSolverTypes))
-      ->capture_default_str();
-  command
-      ->add_option(
-          "--ordering", args->ordering, "Ordering: " + NamesOf(kAllOrderings))
-      ->capture_default_str();
-  command
-      ->add_option("--precision",
-                   args->precision,
-                   "MUMPS factorization arithmetic: " +
-                       NamesOf(kAllFactorizationPrecisions) +
-                       " (mixed: single-precision LU, solves refined to "
-                       "double-precision accuracy)")
-      ->capture_default_str();
-  AddNewtonOptions(command, args.get());
-  command
-      ->add_option("--warm-sweeps",
-                   args->warm_sweeps,
-                   "NSGS sweeps before Newton (hybrid)")
-      ->capture_default_str();
-  AddNsgsOptions(command, args.get());
-  AddMemoryOptions(command, args.get());
-  AddStartOptions(command, args.get());
+  AddStartAndMemoryOptions(command, args.get());
   AddRunOptions(command, args.get());
   CLI::Option* output = command->add_option(
       "--output",
