@@ -75,25 +75,6 @@ Check Fail(int error, std::string message) {
   return Check{error, std::move(message)};
 }
 
-// Runs body() and maps any exception to an error code; *message (if not null)
-// receives a sentence for it.
-template <typename Body>
-int Guarded(std::string* message, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    if (message != nullptr) *message = "out of memory";
-    return FCSN_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    if (message != nullptr)
-      *message = std::string("internal error: ") + e.what();
-    return FCSN_INTERNAL_ERROR;
-  } catch (...) {
-    if (message != nullptr) *message = "internal error";
-    return FCSN_INTERNAL_ERROR;
-  }
-}
-
 bool InRange(int value, int count) { return value >= 0 && value < count; }
 
 // Settings -> SolverOptions (on top of the C++ defaults); checks the enums,
@@ -231,13 +212,6 @@ fcsn_contact_status ToC(fcsn::ContactStatus status) {
       return FCSN_CONTACT_SLIP;
   }
   return FCSN_CONTACT_TAKE_OFF;
-}
-
-void CopyMessage(const std::string& text, char* message, size_t size) {
-  if (message == nullptr || size == 0) return;
-  const size_t length = std::min(text.size(), size - 1);
-  std::memcpy(message, text.data(), length);
-  message[length] = '\0';
 }
 
 // Fills solver->info and the contact statuses from the last summary.

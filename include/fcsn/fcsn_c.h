@@ -233,6 +233,30 @@ int fcsn_update_values(fcsn_solver* solver,
 /* New settings for the next solve (the analysis is kept). */
 int fcsn_update_settings(fcsn_solver* solver, const fcsn_settings* settings);
 
+/* Every solver option by its name, the rows of fcsn/option_table.h that
+ * `fcsn options` lists with their ranges and defaults ("tolerance",
+ * "rho.initial_boost", "linear_solver.ordering", ...): numbers and flags
+ * (0 or 1) as doubles, choices ("split-exact") and text as strings. A set
+ * that names no option, gives a value of the wrong type or leaves the
+ * options out of range is refused with FCSN_INVALID_SETTINGS (the sentence
+ * in fcsn_message) and changes nothing. Effective from the next solve; the
+ * analysis is kept unless a linear_solver option changes. fcsn_update_settings
+ * resets every option to the settings' values. */
+int fcsn_set_option(fcsn_solver* solver, const char* name, double value);
+int fcsn_set_option_text(fcsn_solver* solver,
+                         const char* name,
+                         const char* value);
+int fcsn_get_option(const fcsn_solver* solver, const char* name, double* value);
+/* The value as text, at most size bytes, NUL-terminated. */
+int fcsn_get_option_text(const fcsn_solver* solver,
+                         const char* name,
+                         char* value,
+                         size_t size);
+/* The number of options, and the name of option index in [0, count) (NULL
+ * outside); the names live as long as the process. */
+int fcsn_option_count(void);
+const char* fcsn_option_name(int index);
+
 /* Solves from the guess (v_guess: n, r_guess: 3 nc; both NULL: no guess,
  * the solver's own start; one NULL: FCSN_INVALID_ARGUMENT). The guess may be
  * the arrays of the previous fcsn_get_solution (warm start). FCSN_OK when the
