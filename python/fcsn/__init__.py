@@ -66,6 +66,7 @@ from . import _fcsn
 
 __version__ = _fcsn.__version__
 build_info = _fcsn.build_info
+option_table = _fcsn.option_table
 
 __all__ = [
     "AUTO_KRYLOV_REUSE",
@@ -87,6 +88,7 @@ __all__ = [
     "Timings",
     "make_options",
     "MoreauJean",
+    "option_table",
     "read_fclib",
     "remap_contact_guess",
     "solve",
