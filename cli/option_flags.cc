@@ -71,11 +71,12 @@ void AddOptionFlags(CLI::App* command, OptionSettings* settings) {
   for (const ShortFlag& f : kShortFlags) {
     const OptionInfo& row = Row(table, f.row);
     const std::string name = row.name;
+    const std::string flag = f.flag;
     command
         ->add_option_function<std::string>(
             f.flag,
-            [settings, name](const std::string& value) {
-              settings->short_flags.emplace_back(name, value);
+            [settings, flag, name](const std::string& value) {
+              settings->short_flags.push_back({flag, name, value});
             },
             Help(row))
         ->type_name(TypeName(row))
@@ -84,10 +85,11 @@ void AddOptionFlags(CLI::App* command, OptionSettings* settings) {
   for (const ShortFlag& f : kTrueFlags) {
     const OptionInfo& row = Row(table, f.row);
     const std::string name = row.name;
+    const std::string flag = f.flag;
     command->add_flag_function(
         f.flag,
-        [settings, name](std::int64_t) {
-          settings->short_flags.emplace_back(name, "true");
+        [settings, flag, name](std::int64_t) {
+          settings->short_flags.push_back({flag, name, "true"});
         },
         Help(row));
   }
@@ -99,9 +101,9 @@ void AddOptionFlags(CLI::App* command, OptionSettings* settings) {
 
 SolverOptions ApplyOptionSettings(const OptionSettings& settings) {
   SolverOptions options;
-  for (const auto& [row, value] : settings.short_flags) {
-    if (std::string why = SetOption(&options, row, value); !why.empty())
-      FailBadInput(why);
+  for (const OptionSettings::ShortFlagValue& f : settings.short_flags) {
+    if (std::string why = SetOption(&options, f.row, f.value); !why.empty())
+      FailBadInput(f.flag + ": " + why);
   }
   for (const std::string& assignment : settings.set) {
     const std::size_t equals = assignment.find('=');

@@ -12,16 +12,20 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "fcsn/options.h"
 
 namespace fcsn::cli {
 
-// The option values given on the command line, as (row, text).
+// The option values given on the command line.
 struct OptionSettings {
-  std::vector<std::pair<std::string, std::string>> short_flags;
+  struct ShortFlagValue {
+    std::string flag;   // "--tol": named in the message of a bad value
+    std::string row;    // "tolerance"
+    std::string value;  // as given
+  };
+  std::vector<ShortFlagValue> short_flags;
   std::vector<std::string> set;  // "NAME=VALUE"
 };
 

@@ -319,8 +319,4 @@ std::string SolverOptions::Validate() const {
   return FirstViolation(*this, "SolverOptions::");
 }
 
-std::string LinearSolverOptions::Validate() const {
-  return FirstViolation(*this, "LinearSolverOptions::");
-}
-
 }  // namespace fcsn

@@ -17,7 +17,8 @@
 //   }
 //
 // Validate() returns "" when every field is in range, otherwise one readable
-// sentence naming the offending field.
+// sentence naming the offending field. It is inline so that any target
+// including this header can call it.
 #ifndef FCSN_LINEAR_SOLVER_OPTIONS_H_
 #define FCSN_LINEAR_SOLVER_OPTIONS_H_
 
@@ -205,9 +206,47 @@ struct LinearSolverOptions {
   std::string out_of_core_directory;
   static constexpr std::size_t kMaxOutOfCoreDirectoryLength = 200;
 
-  // "" if every field is in range (the rows of fcsn/option_table.h),
-  // otherwise one readable sentence naming the field.
-  std::string Validate() const;
+  // "" if valid, otherwise a sentence naming the first invalid field.
+  std::string Validate() const {
+    if (workspace_relaxation_percent < 0 ||
+        workspace_relaxation_percent > 10000) {
+      return "LinearSolverOptions::workspace_relaxation_percent = " +
+             std::to_string(workspace_relaxation_percent) +
+             " must lie in [0, 10000].";
+    }
+    if (max_workspace_retries < 0 || max_workspace_retries > 20) {
+      return "LinearSolverOptions::max_workspace_retries = " +
+             std::to_string(max_workspace_retries) + " must lie in [0, 20].";
+    }
+    if (!(std::isfinite(null_pivot_threshold) && null_pivot_threshold >= 0.0 &&
+          null_pivot_threshold < 1.0)) {
+      return "LinearSolverOptions::null_pivot_threshold = " +
+             std::to_string(null_pivot_threshold) + " must lie in [0, 1).";
+    }
+    if (!(std::isfinite(refinement_tolerance) &&
+          refinement_tolerance >= 1e-16 && refinement_tolerance <= 1e-6)) {
+      return "LinearSolverOptions::refinement_tolerance = " +
+             std::to_string(refinement_tolerance) +
+             " must lie in [1e-16, 1e-6].";
+    }
+    if (max_refinement_steps < 1 || max_refinement_steps > 100) {
+      return "LinearSolverOptions::max_refinement_steps = " +
+             std::to_string(max_refinement_steps) + " must lie in [1, 100].";
+    }
+    if (!(std::isfinite(low_rank_tolerance) && low_rank_tolerance >= 0.0 &&
+          low_rank_tolerance < 1.0)) {
+      return "LinearSolverOptions::low_rank_tolerance = " +
+             std::to_string(low_rank_tolerance) + " must lie in [0, 1).";
+    }
+    if (out_of_core_directory.size() > kMaxOutOfCoreDirectoryLength ||
+        out_of_core_directory.find('\0') != std::string::npos) {
+      return "LinearSolverOptions::out_of_core_directory must be a path of at "
+             "most " +
+             std::to_string(kMaxOutOfCoreDirectoryLength) +
+             " characters without NUL.";
+    }
+    return "";
+  }
 };
 
 }  // namespace fcsn

@@ -21,11 +21,13 @@
 // The default of a row is its struct's in-class initializer. Relations
 // between fields (min_shrink <= max_shrink) are v.Relation(...) rows, checked
 // where they stand. Everything that handles options by field derives from
-// these rows: Validate(), SameOptions(), the MPI fingerprint, the CLI's
-// `--set name=value` and `fcsn options`, the Python properties, the C API's
-// fcsn_set_option / fcsn_get_option and the options of the JSON report. A
-// field added here reaches all of them; a field that is not here (callbacks,
-// the stop flag, the log) is set through the struct alone.
+// these rows: SolverOptions::Validate(), SameOptions(), the MPI fingerprint,
+// the CLI's `--set name=value` and `fcsn options`, the Python properties, the
+// C API's fcsn_set_option / fcsn_get_option and the options of the JSON
+// report. A field added here reaches all of them; a field that is not here
+// (callbacks, the stop flag, the log) is set through the struct alone.
+// LinearSolverOptions::Validate() stays inline in its header (usable without
+// the library); a test holds it to these rows.
 #ifndef FCSN_OPTION_TABLE_H_
 #define FCSN_OPTION_TABLE_H_
 

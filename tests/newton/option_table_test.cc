@@ -92,6 +92,46 @@ TEST(OptionTableTest, ValidateRejectsJustOutsideEachBound) {
   EXPECT_GT(checked, 40);
 }
 
+// LinearSolverOptions::Validate() (inline in its header, for targets that
+// do not link the library) accepts and rejects as the table's rows do.
+TEST(OptionTableTest, LinearSolverValidateAgreesWithTheRows) {
+  int checked = 0;
+  ForEachOption<LinearSolverOptions>([&](const std::string& name,
+                                         auto access,
+                                         const auto& rule,
+                                         const char*) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(rule)>, Range>) {
+      using T =
+          std::decay_t<decltype(access(std::declval<LinearSolverOptions&>()))>;
+      for (const bool low : {true, false}) {
+        const double bound = low ? rule.low : rule.high;
+        if (!std::isfinite(bound)) continue;
+        const double direction = low ? -1.0 : 1.0;
+        const double inside = (low ? rule.low_open : rule.high_open)
+                                  ? std::nextafter(bound, -direction * INFINITY)
+                                  : bound;
+        const double outside =
+            (low ? rule.low_open : rule.high_open)
+                ? bound
+                : (std::is_integral_v<T>
+                       ? bound + direction
+                       : std::nextafter(bound, direction * INFINITY));
+        LinearSolverOptions options;
+        access(options) = static_cast<T>(outside);
+        EXPECT_NE(options.Validate().find(name), std::string::npos) << name;
+        access(options) = static_cast<T>(inside);
+        EXPECT_EQ(options.Validate(), "") << name << " = " << inside;
+        ++checked;
+      }
+    }
+  });
+  LinearSolverOptions long_directory;
+  long_directory.out_of_core_directory =
+      std::string(LinearSolverOptions::kMaxOutOfCoreDirectoryLength + 1, 'd');
+  EXPECT_NE(long_directory.Validate(), "");
+  EXPECT_GE(checked, 10);
+}
+
 TEST(OptionTableTest, RefusesUnknownNamesAndValuesOfTheWrongType) {
   SolverOptions options;
   EXPECT_NE(SetOption(&options, "rho.nope", "1").find("rho.nope"),
