@@ -3,10 +3,10 @@
 # `fcsn solve FILE --tol TOL --json` (history included), and compares every
 # field of the JSON except the timings and the options block (which a
 # refactoring may add to): status, message, iteration and factorization
-# counts, every error measure to the bit, and the per-iteration history.
-# Prints one line per file (same / DIFFERENT: the first differing keys) and
-# the totals of iterations and factorizations of each binary; exits 1 when
-# any file differs.
+# counts, every error measure to the bit, and the per-iteration history, on
+# the keys both report (keys only one reports are listed as +key / -key).
+# Prints one line per file (same / DIFFERENT: the first differing keys); exits
+# 1 when any file differs.
 #
 # Usage: BASE=/path/to/old/fcsn [NEW=build/bin/fcsn] [TOL=1e-8] [EXTRA="..."] \
 #          bench/same_outputs.sh FILE.hdf5...
@@ -48,10 +48,16 @@ def strip(d):
 
 base, new = strip(load(sys.argv[1])), strip(load(sys.argv[2]))
 name = sys.argv[3].rsplit("/", 1)[-1]
-keys = sorted(k for k in set(base) | set(new) if base.get(k) != new.get(k))
+keys = sorted(k for k in set(base) & set(new) if base[k] != new[k])
+# Keys one build reports and the other does not: listed, not a difference
+# of behaviour.
+extra = sorted(set(new) - set(base))
+missing = sorted(set(base) - set(new))
+note = "".join(f" +{k}" for k in extra) + "".join(f" -{k}" for k in missing)
 print(f"{name}  {'same' if not keys else 'DIFFERENT: ' + ' '.join(keys[:6])}"
       f"  iterations {base.get('iterations')} {new.get('iterations')}"
-      f"  factorizations {base.get('factorizations')} {new.get('factorizations')}")
+      f"  factorizations {base.get('factorizations')} {new.get('factorizations')}"
+      f"{'  keys' + note if note else ''}")
 sys.exit(1 if keys else 0)
 PY
 done

@@ -23,6 +23,7 @@
 #include "cli/solve_table.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
+#include "fcsn/summary_table.h"
 
 namespace fcsn::cli {
 namespace {
@@ -84,18 +85,25 @@ nlohmann::json HistoryJson(const SolverSummary& summary) {
   return history;
 }
 
-// The last factorization: flops, factor entries (full-rank and compressed)
-// and MUMPS memory (SolverSummary).
-void AddFactorizationJson(const SolverSummary& s, nlohmann::json* out) {
-  (*out)["last_factorization_flops"] = s.last_factorization_flops;
-  (*out)["last_factorization_effective_flops"] =
-      s.last_factorization_effective_flops;
-  (*out)["factor_entries"] = s.factor_entries;
-  (*out)["compressed_factor_entries"] = s.compressed_factor_entries;
-  (*out)["estimated_memory_mb"] = s.estimated_memory_mb;
-  (*out)["factorization_memory_mb"] = s.factorization_memory_mb;
-  (*out)["out_of_core_disk_mb"] = s.out_of_core_disk_mb;
-}
+// The rows of fcsn/summary_table.h of one struct, by name (the timings as
+// a nested object).
+template <typename S>
+struct JsonRows {
+  const S& s;
+  nlohmann::json* out;
+  void Section(const char*) {}
+  template <typename T>
+  void Field(const char* name, T S::*member, const char*) {
+    (*out)[name] = s.*member;
+  }
+  template <typename Sub>
+  void Group(const char* name, Sub S::*member) {
+    nlohmann::json nested = nlohmann::json::object();
+    JsonRows<Sub> rows{s.*member, &nested};
+    SummaryFields<Sub>::Visit(rows);
+    (*out)[name] = nested;
+  }
+};
 
 nlohmann::json SummaryJson(const std::string& file,
                            const GlobalProblem& problem,
@@ -116,7 +124,6 @@ nlohmann::json SummaryJson(const std::string& file,
       {"ordering", ToString(options.linear_solver.ordering)},
       {"adaptive_block_ordering",
        options.linear_solver.adaptive_block_ordering},
-      {"ordering_used", s.ordering_used},
       {"precision", ToString(options.linear_solver.precision)},
       {"low_rank_tolerance", options.linear_solver.low_rank_tolerance},
       {"out_of_core", options.linear_solver.out_of_core},
@@ -125,45 +132,11 @@ nlohmann::json SummaryJson(const std::string& file,
       {"status", ToString(s.status)},
       {"message", s.message},
       {"converged", s.IsConverged()},
-      {"iterations", s.iterations},
-      {"nsgs_sweeps", s.nsgs_sweeps},
-      {"line_search_trials", s.line_search_trials},
       {"error", s.WorstError()},
-      {"e_cone", s.e_cone},
-      {"e_dual", s.e_dual},
-      {"e_comp", s.e_comp},
-      {"e_eq", s.e_eq},
-      {"e_nat", s.e_nat},
-      {"siconos_error", s.siconos_error},
-      {"velocity_scale", s.velocity_scale},
-      {"velocity_floor", s.velocity_floor},
-      {"floor_from_diagonal", s.floor_from_diagonal},
       {"time_s", s.timings.total},
-      {"analyses", s.analyses},
-      {"factorizations", s.factorizations},
-      {"fallbacks", s.fallbacks},
-      {"rho_reductions", s.rho_reductions},
-      {"line_search_safeguards", s.line_search_safeguards},
-      {"delassus_entries", s.delassus_entries},
-      {"delassus_over_budget", s.delassus_over_budget},
-      {"regularized_factorizations", s.regularized_factorizations},
-      {"accepted_line_search_failures", s.accepted_line_search_failures},
-      {"refinement_steps", s.refinement_steps},
-      {"precision_fallbacks", s.precision_fallbacks},
-      {"reused_factor_directions", s.reused_factor_directions},
-      {"early_factorizations_used", s.early_factorizations_used},
-      {"krylov_iterations", s.krylov_iterations},
-      {"timings",
-       {{"setup", s.timings.setup},
-        {"analysis", s.timings.analysis},
-        {"factorization", s.timings.factorization},
-        {"linear_solve", s.timings.linear_solve},
-        {"residual_jacobian", s.timings.residual_jacobian},
-        {"line_search", s.timings.line_search},
-        {"nsgs", s.timings.nsgs},
-        {"error_measures", s.timings.error_measures}}},
   };
-  AddFactorizationJson(s, &out);
+  JsonRows<SolverSummary> rows{s, &out};
+  SummaryFields<SolverSummary>::Visit(rows);
   if (with_history) out["history"] = HistoryJson(s);
   return out;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fcsn/error_measures.h"
+#include "fcsn/summary_table.h"
 
 namespace fcsn {
 namespace {
@@ -16,23 +17,48 @@ std::string Format(
   return buffer;
 }
 
-// FullReport()'s line on the last factorization (sizes, flops, memory).
-std::string FactorizationLine(const SolverSummary& s) {
-  char buffer[320];
-  std::snprintf(buffer,
-                sizeof(buffer),
-                "  factors: %lld entries (%lld compressed), %.3e flops "
-                "(%.3e effective); MUMPS memory %.0f MB estimated, %.0f MB "
-                "used, %.0f MB on disk\n",
-                s.factor_entries,
-                s.compressed_factor_entries,
-                s.last_factorization_flops,
-                s.last_factorization_effective_flops,
-                s.estimated_memory_mb,
-                s.factorization_memory_mb,
-                s.out_of_core_disk_mb);
-  return buffer;
-}
+// The rows of fcsn/summary_table.h for FullReport(): one line per section,
+// "  title: name value, name value", wrapped before 100 columns.
+template <typename S>
+struct ReportRows {
+  const S& s;
+  std::string* out;
+  std::string line;
+
+  static std::string Text(double x) { return Format("%.4g", x); }
+  static std::string Text(int x) { return std::to_string(x); }
+  static std::string Text(long long x) { return std::to_string(x); }
+  static std::string Text(bool x) { return x ? "true" : "false"; }
+  static std::string Text(const std::string& x) { return x.empty() ? "-" : x; }
+
+  void Flush() {
+    if (line.empty()) return;
+    if (line.back() == ',') line.pop_back();
+    *out += line + "\n";
+    line.clear();
+  }
+  void Section(const char* title) {
+    Flush();
+    line = std::string("  ") + title + ":";
+  }
+  template <typename T>
+  void Field(const char* name, T S::*member, const char*) {
+    const std::string piece =
+        std::string(" ") + name + " " + Text(s.*member) + ",";
+    if (line.size() + piece.size() > 99) {
+      Flush();
+      line = "   ";
+    }
+    line += piece;
+  }
+  template <typename Sub>
+  void Group(const char* name, Sub S::*member) {
+    Flush();
+    ReportRows<Sub> rows{s.*member, out, std::string("  ") + name + ":"};
+    SummaryFields<Sub>::Visit(rows);
+    rows.Flush();
+  }
+};
 
 // The per-iteration table of FullReport(): a header and one line per record.
 std::string HistoryTable(const std::vector<IterationRecord>& history) {
@@ -102,41 +128,9 @@ std::string SolverSummary::BriefReport() const {
 
 std::string SolverSummary::FullReport() const {
   std::string out = BriefReport() + "\n";
-  out += Format("  velocity scale s_u %.3e, round-off floor s_eps %.3e",
-                velocity_scale,
-                velocity_floor);
-  out += floor_from_diagonal ? " (from diag(M): M not regular)\n" : "\n";
-  out += "  analyses " + std::to_string(analyses) + ", factorizations " +
-         std::to_string(factorizations) + ", linear solves " +
-         std::to_string(linear_solves) + ", line-search trials " +
-         std::to_string(line_search_trials) + ", regularized factorizations " +
-         std::to_string(regularized_factorizations) + ", fallbacks " +
-         std::to_string(fallbacks) + ", rho reductions " +
-         std::to_string(rho_reductions) + ", line-search safeguards " +
-         std::to_string(line_search_safeguards) +
-         ", accepted line-search failures " +
-         std::to_string(accepted_line_search_failures) + ", Delassus entries " +
-         std::to_string(delassus_entries) +
-         (delassus_over_budget ? " (W over budget, not formed)" : "") +
-         ", ordering " + (ordering_used.empty() ? "-" : ordering_used) + "\n";
-  if (refinement_steps > 0 || precision_fallbacks > 0) {
-    out += "  mixed precision: refinement steps " +
-           std::to_string(refinement_steps) + ", fallbacks to double " +
-           std::to_string(precision_fallbacks) + "\n";
-  }
-  if (factor_entries > 0) out += FactorizationLine(*this);
-  out += Format(
-      "  time: setup %.4f, analysis %.4f, factorization %.4f, solve %.4f,",
-      timings.setup,
-      timings.analysis,
-      timings.factorization,
-      timings.linear_solve);
-  out += Format(
-      " residual+jacobian %.4f, line search %.4f, nsgs %.4f, errors %.4f s\n",
-      timings.residual_jacobian,
-      timings.line_search,
-      timings.nsgs,
-      timings.error_measures);
+  ReportRows<SolverSummary> rows{*this, &out, ""};
+  SummaryFields<SolverSummary>::Visit(rows);
+  rows.Flush();
   if (!history.empty()) out += HistoryTable(history);
   return out;
 }

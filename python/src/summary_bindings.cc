@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fcsn/summary.h"
+#include "fcsn/summary_table.h"
 #include "python/src/bindings.h"
 #include "python/src/record.h"
 
@@ -71,130 +72,31 @@ void BindIterationRecord(py::module_& m) {
   b.Finish();
 }
 
+// Binds the rows of SummaryFields<S> (fcsn/summary_table.h) as read-only
+// attributes of the record class of S.
+template <typename S>
+struct RecordRows {
+  RecordBinder<S>* b;
+  void Section(const char*) {}
+  template <typename T>
+  void Field(const char* name, T S::*member, const char* doc) {
+    b->Field(name, member, doc);
+  }
+  template <typename Sub>
+  void Group(const char* name, Sub S::*member) {
+    b->Field(name, member, "Wall times (fcsn.Timings), seconds.");
+  }
+};
+
 void BindTimings(py::module_& m) {
-  using T = Timings;
-  RecordBinder<T> b(m,
-                    "Timings",
-                    "Wall times of one solve or setup, in seconds. Two setup "
-                    "threads overlap, so the parts may add up to more than "
-                    "total.");
-  b.Field("total", &T::total, "The whole call.")
-      .Field("setup", &T::setup, "Pattern of J, rho, q_free, Delassus data.")
-      .Field("analysis",
-             &T::analysis,
-             "Symbolic factorizations, ordering included.")
-      .Field("factorization", &T::factorization, "Numeric factorizations.")
-      .Field("linear_solve", &T::linear_solve, "Triangular solves.")
-      .Field("residual_jacobian",
-             &T::residual_jacobian,
-             "G(z) and the values of J, outside the line search.")
-      .Field("line_search", &T::line_search, "Trial residual evaluations.")
-      .Field("nsgs", &T::nsgs, "NSGS sweeps (hybrid and pure NSGS).")
-      .Field(
-          "error_measures", &T::error_measures, "Error-measure evaluations.");
+  RecordBinder<Timings> b(m,
+                          "Timings",
+                          "Wall times of one solve or setup, in seconds. Two "
+                          "setup threads overlap, so the parts may add up to "
+                          "more than total.");
+  RecordRows<Timings> rows{&b};
+  SummaryFields<Timings>::Visit(rows);
   b.Finish();
-}
-
-void BindSummaryCounters(RecordBinder<SolverSummary>* b) {
-  using S = SolverSummary;
-  b->Field("iterations", &S::iterations, "Newton iterations.")
-      .Field("nsgs_sweeps", &S::nsgs_sweeps, "NSGS sweeps.")
-      .Field("line_search_trials",
-             &S::line_search_trials,
-             "Residual evaluations of all line searches.")
-      .Field("analyses",
-             &S::analyses,
-             "Symbolic factorizations in this solve (0 when a Solver reuses "
-             "the analysis of an unchanged pattern).")
-      .Field("factorizations",
-             &S::factorizations,
-             "Numeric factorizations in this solve.")
-      .Field("linear_solves", &S::linear_solves, "Linear solves.")
-      .Field("regularized_factorizations",
-             &S::regularized_factorizations,
-             "Refactorizations of J + delta E after a singular J.")
-      .Field("reused_factor_directions",
-             &S::reused_factor_directions,
-             "Newton directions found by FGMRES on previous factors.")
-      .Field("early_factorizations_used",
-             &S::early_factorizations_used,
-             "0 or 1: the first direction used J's early factorization.")
-      .Field("krylov_iterations",
-             &S::krylov_iterations,
-             "Inner FGMRES iterations, all runs.")
-      .Field("line_search_safeguards",
-             &S::line_search_safeguards,
-             "Restarts with an Armijo search after a stall at the final rho.")
-      .Field("accepted_line_search_failures",
-             &S::accepted_line_search_failures,
-             "Steps taken although the line search failed (on_failure = "
-             "'accept').")
-      .Field("fallbacks", &S::fallbacks, "Newton -> NSGS hand-overs (hybrid).")
-      .Field("rho_reductions",
-             &S::rho_reductions,
-             "rho continuation steps (RhoOptions).")
-      .Field("delassus_entries",
-             &S::delassus_entries,
-             "Entries of the Delassus operator W stored for NSGS (0: not "
-             "formed).")
-      .Field("delassus_over_budget",
-             &S::delassus_over_budget,
-             "The hybrid declined to form W (HybridOptions budget).")
-      .Field("refinement_steps",
-             &S::refinement_steps,
-             "Mixed precision: single-precision solves of the refinement.")
-      .Field("precision_fallbacks",
-             &S::precision_fallbacks,
-             "Mixed precision: factorizations redone in double precision.");
-}
-
-void BindSummaryMeasures(RecordBinder<SolverSummary>* b) {
-  using S = SolverSummary;
-  b->Field("e_cone", &S::e_cone, "e_cone of the returned point (unit-free).")
-      .Field("e_dual", &S::e_dual, "e_dual of the returned point (unit-free).")
-      .Field("e_comp", &S::e_comp, "e_comp of the returned point (unit-free).")
-      .Field("e_eq", &S::e_eq, "e_eq of the returned point (unit-free).")
-      .Field("e_nat", &S::e_nat, "Natural-map residual; reported only.")
-      .Field("siconos_error",
-             &S::siconos_error,
-             "Siconos' gfc3d_compute_error value, for comparison only.")
-      .Field("velocity_scale",
-             &S::velocity_scale,
-             "s_u, the velocity scale of e_dual and e_comp (velocity units).")
-      .Field("velocity_floor",
-             &S::velocity_floor,
-             "s_eps, the round-off floor of s_u (velocity units).")
-      .Field("floor_from_diagonal",
-             &S::floor_from_diagonal,
-             "s_eps came from diag(M): M was not regular.")
-      .Field("last_factorization_flops",
-             &S::last_factorization_flops,
-             "Flops of the last factorization (MUMPS RINFOG(3)).")
-      .Field("last_factorization_effective_flops",
-             &S::last_factorization_effective_flops,
-             "The same with block low-rank compression (RINFOG(14)).")
-      .Field("factor_entries",
-             &S::factor_entries,
-             "Entries of the L and U factors (INFOG(29)).")
-      .Field("compressed_factor_entries",
-             &S::compressed_factor_entries,
-             "Factor entries after BLR compression (INFOG(35)).")
-      .Field("estimated_memory_mb",
-             &S::estimated_memory_mb,
-             "MUMPS' analysis estimate of its memory, MB (10^6 bytes).")
-      .Field("factorization_memory_mb",
-             &S::factorization_memory_mb,
-             "Memory the last factorization used, MB.")
-      .Field("out_of_core_disk_mb",
-             &S::out_of_core_disk_mb,
-             "Out-of-core factor files written, MB (0 in-core).")
-      .Field("ordering_used",
-             &S::ordering_used,
-             "The fill-reducing ordering the linear solver used.")
-      .Field("timings", &S::timings, "Wall times (fcsn.Timings), seconds.")
-      .Field("history",
-             &S::history,
-             "One IterationRecord per iteration (options.record_history).");
 }
 
 void BindSolverSummary(py::module_& m) {
@@ -220,8 +122,11 @@ void BindSolverSummary(py::module_& m) {
       .def("full_report",
            &S::FullReport,
            "Several lines: counters, timings and the history table.");
-  BindSummaryCounters(&b);
-  BindSummaryMeasures(&b);
+  RecordRows<S> rows{&b};
+  SummaryFields<S>::Visit(rows);
+  b.Field("history",
+          &S::history,
+          "One IterationRecord per iteration (options.record_history).");
   b.Finish({"status",
             "iterations",
             "error",

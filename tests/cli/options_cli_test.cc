@@ -3,7 +3,7 @@
 // valid value other than the default and read back from the options'
 // values); short flags and --set land on the same row; bad names, values
 // and ranges exit 2 with one line; `fcsn solve --json` reports the options
-// it solved with.
+// it solved with and every row of the summary table.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +11,7 @@
 
 #include "cli_runner.h"
 #include "fcsn/option_table.h"
+#include "fcsn/summary_table.h"
 #include "option_values.h"
 #include "test_util.h"
 
@@ -87,6 +88,26 @@ TEST(OptionsCliTest, BadNamesValuesAndRangesExitTwoWithOneLine) {
   }
 }
 
+// Expects a key per row of SummaryFields<S> in *json (nested for groups).
+template <typename S>
+struct SummaryKeys {
+  const nlohmann::json* json;
+  int checked = 0;
+  void Section(const char*) {}
+  template <typename T>
+  void Field(const char* name, T S::*, const char*) {
+    EXPECT_TRUE(json->contains(name)) << name;
+    ++checked;
+  }
+  template <typename Sub>
+  void Group(const char* name, Sub S::*) {
+    ASSERT_TRUE(json->contains(name)) << name;
+    SummaryKeys<Sub> nested{&(*json)[name]};
+    SummaryFields<Sub>::Visit(nested);
+    checked += nested.checked;
+  }
+};
+
 TEST(OptionsCliTest, SolveReportsItsOptions) {
   const RunResult r =
       RunFcsn("solve --json --no-history --solver nsn --set max_iterations=0 " +
@@ -97,6 +118,10 @@ TEST(OptionsCliTest, SolveReportsItsOptions) {
   EXPECT_EQ(out["options"]["max_iterations"], 0);
   EXPECT_EQ(out["options"]["solver"], "nsn");
   EXPECT_EQ(out["options"].size(), SolverOptionTable().size());
+  // Every row of fcsn/summary_table.h is a key of the report.
+  SummaryKeys<SolverSummary> keys{&out};
+  SummaryFields<SolverSummary>::Visit(keys);
+  EXPECT_GT(keys.checked, 40);
 }
 
 }  // namespace

@@ -120,7 +120,7 @@ TEST(SolverStatusTest, AcceptStepTakesTheStepAndCountsIt) {
     EXPECT_GE(s.accepted_line_search_failures, 1) << ToString(type);
     EXPECT_LE(s.accepted_line_search_failures, s.iterations);
     EXPECT_EQ(s.fallbacks, 0);
-    EXPECT_TRUE(Mentions(s.FullReport(), "accepted line-search failures"));
+    EXPECT_TRUE(Mentions(s.FullReport(), "accepted_line_search_failures"));
   }
 }
 

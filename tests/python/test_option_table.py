@@ -7,7 +7,9 @@ import json
 import os
 import subprocess
 
+import numpy as np
 import pytest
+import scipy.sparse
 
 import fcsn
 
@@ -92,3 +94,37 @@ def test_the_cli_lists_the_same_rows():
     cli_rows = json.loads(out)["options"]
     assert [r["name"] for r in cli_rows] == \
         [r["name"] for r in fcsn.option_table()]
+
+
+@pytest.mark.skipif(not os.environ.get("FCSN_CLI"), reason="FCSN_CLI not set")
+def test_summary_attributes_are_the_report_rows():
+    """The JSON report's keys (fcsn/summary_table.h rows and a few of the
+    CLI's own) include every SolverSummary attribute, and each row of the
+    report is an attribute: both derive from the same rows."""
+    shared = os.environ.get("FCSN_SHARED_DIR", "")
+    problem = os.path.join(shared, "data", "gfc3d", "CubeH8.hdf5")
+    if not os.path.exists(problem):
+        pytest.skip("no shared problems")
+    out = subprocess.run([os.environ["FCSN_CLI"], "solve", "--json",
+                          "--no-history", problem],
+                         capture_output=True, text=True).stdout
+    report = json.loads(out)
+    summary = fcsn.solve(scipy.sparse.identity(3, format="csc"),
+                         scipy.sparse.identity(3, format="csc"),
+                         np.array([-1.0, 0.5, 0.0]), np.zeros(3),
+                         np.array([0.3])).summary
+    state = summary.__getstate__()
+    for name in state:
+        if name != "history":
+            assert name in report, name
+    # The CLI's own keys: the file, sizes, the options it solved with.
+    cli_only = {"file", "n", "m", "nc", "options", "converged", "error",
+                "time_s", "tol", "solver", "formulation", "local_solver",
+                "line_search", "cold_start", "linear_solver", "ordering",
+                "adaptive_block_ordering", "precision", "low_rank_tolerance",
+                "out_of_core"}
+    for key in report:
+        if key not in cli_only:
+            assert key in state, key
+    timings = summary.timings.__getstate__()
+    assert set(report["timings"]) == set(timings)
