@@ -1,5 +1,5 @@
 # FindCHOLMOD: CHOLMOD of SuiteSparse (Debian libsuitesparse-dev), the supernodal Cholesky of large
-# M (newton/supernodal_cholesky.h). Defines the imported target CHOLMOD::CHOLMOD.
+# M (linalg/supernodal_cholesky.h). Defines the imported target CHOLMOD::CHOLMOD.
 include(FindPackageHandleStandardArgs)
 
 find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse)

@@ -26,7 +26,7 @@
 // per block (weight |B_k|) and an edge {k, l} when some variable of B_k is
 // adjacent to one of B_l. METIS_NodeND orders the quotient; the variables
 // follow block by block (in their original order within a block). On the
-// refine-2 wall's M (newton/fill_ordering.h: n = 43,745 in node triples) the
+// refine-2 wall's M (linalg/fill_ordering.h: n = 43,745 in node triples) the
 // quotient has 6x fewer edges and METIS takes 0.065 s instead of 0.42 s for
 // 5 % more entries in L; on its J (v in triples, each contact unknown its
 // own block) 0.10 s instead of 0.52 s, for 3 % more factorization flops

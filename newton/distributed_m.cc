@@ -11,7 +11,7 @@
 
 #include "fcsn/option_table.h"
 #include "linalg/mumps_comm.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "problem/error_measures_detail.h"
 
 namespace fcsn::internal {

@@ -114,7 +114,7 @@ class DistributedM {
   SparseMatrix blocks_h_;
 };
 
-// W_aa = H_a^T M^-1 H_a (DiagonalBlockFromSolve, newton/m_factorization.h)
+// W_aa = H_a^T M^-1 H_a (DiagonalBlockFromSolve, linalg/m_factorization.h)
 // for every contact a, with M factorized by `solver` (collective): X_a = M^-1
 // H_a is needed on the rows S_a of H_a only, X_a(S_a, :) = M^-1(S_a, S_a)
 // H_a(S_a, :), from the entries of M^-1 that InverseEntries() computes,

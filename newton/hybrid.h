@@ -18,7 +18,7 @@
 #include <functional>
 
 #include "fcsn/options.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "newton/nsgs_phase.h"
 #include "newton/solve_run.h"
 

@@ -7,7 +7,7 @@
 
 #include "formulations/residual.h"
 #include "linalg/ordering.h"
-#include "newton/fill_ordering.h"
+#include "linalg/fill_ordering.h"
 
 namespace fcsn::internal {
 namespace {

@@ -28,7 +28,7 @@
 #include "fcsn/types.h"
 #include "linalg/distributed_matrix.h"
 #include "linalg/linear_solver.h"
-#include "newton/stored_pattern.h"
+#include "linalg/stored_pattern.h"
 
 namespace fcsn::internal {
 

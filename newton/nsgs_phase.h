@@ -2,10 +2,10 @@
 // warm start and fallbacks; formulations.md §7, §8).
 //
 // Method (chosen once per solve): Gauss-Seidel on the Delassus operator
-// W = H^T M^-1 H (newton/nsgs.h) when W fits the memory budget of
+// W = H^T M^-1 H (nsgs/nsgs.h) when W fits the memory budget of
 // HybridOptions (counted before anything is factored) or the solver is pure
 // NSGS; otherwise projected Jacobi on the solve's LDL^T of M (MInverse,
-// newton/m_factorization.h; sets SolverSummary::delassus_over_budget), or none
+// linalg/m_factorization.h; sets SolverSummary::delassus_over_budget), or none
 // when M was not symmetric (no such factorization exists).
 //
 // Each error check of a phase records the iterate (newton/iterate_recorder.h)
@@ -25,9 +25,9 @@
 #include <memory>
 
 #include "fcsn/options.h"
-#include "newton/delassus.h"
-#include "newton/m_factorization.h"
-#include "newton/nsgs.h"
+#include "nsgs/delassus.h"
+#include "linalg/m_factorization.h"
+#include "nsgs/nsgs.h"
 #include "newton/solve_run.h"
 
 namespace fcsn::internal {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "newton/local_solvers.h"
+#include "nsgs/local_solvers.h"
 
 namespace fcsn::internal {
 namespace {

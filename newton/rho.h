@@ -1,6 +1,6 @@
 // newton/rho.h: per-contact scaling rho and the free velocity q_free
 // (formulations.md §5, §9.1), from the one factorization of M of the solve
-// (newton/m_factorization.h).
+// (linalg/m_factorization.h).
 //
 //   W_aa = H_a^T M^-1 H_a  (3 x 3 diagonal block of the Delassus operator
 //                           W = H^T M^-1 H)
@@ -23,7 +23,7 @@
 //
 // Guard: a contact with W_aa ~ 0 (touching no free dof: lambda_max(W_aa) at
 // most 1e-14 of the largest one, or not finite) gets the median rho of the
-// others (MedianOfUsable, newton/local_solvers.h); with the split rule, a
+// others (MedianOfUsable, nsgs/local_solvers.h); with the split rule, a
 // usable contact whose W_NN or lambda_max(W_TT) is ~ 0 uses lambda_max(W_aa)
 // for that part.
 #ifndef FCSN_NEWTON_RHO_H_
@@ -35,7 +35,7 @@
 
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 
 namespace fcsn::internal {
 

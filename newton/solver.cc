@@ -32,7 +32,7 @@
 #include "newton/hybrid.h"
 #include "newton/iterate_recorder.h"
 #include "newton/linear_solver_use.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "newton/newton_driver.h"
 #include "newton/newton_system.h"
 #include "newton/nsgs_phase.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "linalg/blas_threads.h"
-#include "newton/local_solvers.h"
+#include "nsgs/local_solvers.h"
 
 namespace fcsn::internal {
 namespace {

@@ -7,11 +7,11 @@
 //   whichever way the contacts are numbered along it):
 //     u_a = H_a^T v + w_a,  q_a = u_a - W_aa r_a
 //     r_a' = the one-contact solution of u_a = W_aa r_a' + q_a
-//            (newton/local_solvers.h, NsgsOptions' local solver)
+//            (nsgs/local_solvers.h, NsgsOptions' local solver)
 //     v   += M^-1 H_a (r_a' - r_a)
 //
 // Carried out on the factors P M P^T = L D L^T without v
-// (newton/contact_reach.h): y = L^-1 P (H r + f) once, then per contact
+// (linalg/contact_reach.h): y = L^-1 P (H r + f) once, then per contact
 // u_a = Y_a^T D^-1 y + w_a and y += Y_a (r_a' - r_a) with Y_a = L^-1 P H_a on
 // a's elimination-tree reach, and v = P^T L^-T D^-1 y at the end.
 //
@@ -33,7 +33,7 @@
 
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 
 namespace fcsn::internal {
 

@@ -1,5 +1,5 @@
 // problem/m_symmetry.h: the one symmetry test of M in the library.
-// It decides how M is factored wherever that happens (newton/m_factorization.h
+// It decides how M is factored wherever that happens (linalg/m_factorization.h
 // for rho, NSGS, projected Jacobi and the solver's q_free; ComputeQFreeNorm of
 // fcsn/error_measures.h for callers without a solver, e.g. `fcsn check`):
 //

@@ -1,5 +1,5 @@
 // m_setup_split: where M's setup time goes (bench/results/m_setup.md), per
-// factorization path of newton/m_factorization.h on one FCLib file.
+// factorization path of linalg/m_factorization.h on one FCLib file.
 //
 //   m_setup_split FILE PATHS [BATCH...]
 //     PATHS = 1: the simplicial LDL^T (forced at any size), 2: the default
@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "fcsn/fclib_io.h"
-#include "newton/fill_ordering.h"
-#include "newton/m_factorization.h"
-#include "newton/supernodal_cholesky.h"
+#include "linalg/fill_ordering.h"
+#include "linalg/m_factorization.h"
+#include "linalg/supernodal_cholesky.h"
 
 namespace {
 

@@ -220,7 +220,7 @@ struct NsgsOptions {
   int local_max_iterations = 20;
   double local_tolerance = 1e-14;
   // LocalSolverType::kFixedPointViUpk: projections per contact per sweep (the
-  // paper's FP-VI-UPK, newton/fp_vi_upk.h; local_max_iterations and
+  // paper's FP-VI-UPK, nsgs/fp_vi_upk.h; local_max_iterations and
   // local_tolerance do not apply to it). >= 1; 1 by default ("one or a few").
   int fp_projections = 1;
 };

@@ -1,10 +1,10 @@
 // Tests of MFactorization::DiagonalBlocks' batched elimination-tree solves
-// (newton/m_factorization.h): W_aa = H_a^T M^-1 H_a of a batch of contacts
+// (linalg/m_factorization.h): W_aa = H_a^T M^-1 H_a of a batch of contacts
 // share one pass over the union of their reaches, which must give every block
 // the bits of the one-contact solve (batch 1) whatever the batch size and the
 // grouping, and agree with W_aa formed from full solves M^-1 H_a. On the
 // shared problems, a lattice (contacts sharing bodies), a lattice large enough
-// for nested dissection (newton/fill_ordering.h) and a problem whose contacts
+// for nested dissection (linalg/fill_ordering.h) and a problem whose contacts
 // share dofs exactly (duplicated columns of H).
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "fcsn/fclib_io.h"
-#include "newton/fill_ordering.h"
-#include "newton/m_factorization.h"
+#include "linalg/fill_ordering.h"
+#include "linalg/m_factorization.h"
 #include "shared_problem.h"
 #include "test_problems.h"
 #include "test_util.h"

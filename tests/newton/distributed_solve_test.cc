@@ -22,7 +22,7 @@
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_distributed.h"
 #include "newton/distributed_m.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "test_problems.h"
 #include "test_util.h"
 

@@ -13,8 +13,8 @@
 
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
-#include "newton/fill_ordering.h"
-#include "newton/m_factorization.h"
+#include "linalg/fill_ordering.h"
+#include "linalg/m_factorization.h"
 #include "test_problems.h"
 #include "test_util.h"
 

@@ -2,7 +2,7 @@
 // Cholesky of M (n >= kNestedDissectionMinDofs) can fork and solve again in
 // the child, as Python's multiprocessing does with its "fork" start method:
 // the OpenMP pool of CHOLMOD's loops ends with the thread that factorized
-// (newton/supernodal_cholesky.cc), so the child does not wait forever for the
+// (linalg/supernodal_cholesky.cc), so the child does not wait forever for the
 // parent's pool. The parent gives the child 120 s (a solve takes ~1 s) and
 // kills it after that.
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
-#include "newton/fill_ordering.h"
+#include "linalg/fill_ordering.h"
 #include "test_problems.h"
 
 namespace fcsn {

@@ -1,4 +1,4 @@
-// Tests of the option rows (fcsn/option_table.h, newton/option_table.cc):
+// Tests of the option rows (fcsn/option_table.h, api/option_table.cc):
 // every row reads and writes its field by name, as text and as a number; the
 // defaults read back as themselves; Validate() rejects a value just outside
 // each bound with the row's name; SameOptions() sees every row; bad names and

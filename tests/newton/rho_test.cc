@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "fcsn/fclib_io.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "shared_problem.h"
 #include "test_problems.h"
 #include "test_util.h"

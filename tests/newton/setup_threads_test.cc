@@ -17,8 +17,8 @@
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
 #include "linalg/blas_threads.h"
-#include "newton/fill_ordering.h"
-#include "newton/m_factorization.h"
+#include "linalg/fill_ordering.h"
+#include "linalg/m_factorization.h"
 #include "test_problems.h"
 
 namespace fcsn::internal {

@@ -1,5 +1,5 @@
 // Tests of the reuse of M's factorization and of rho's W_aa blocks across
-// Solve() calls of one fcsn::Solver (newton/m_factorization.h): a
+// Solve() calls of one fcsn::Solver (linalg/m_factorization.h): a
 // kept solver returns, step after step, the same bits as a fresh solver given
 // the same guess, whether M and H are unchanged (reused) or changed (detected,
 // refactorized).

@@ -9,7 +9,7 @@
 
 #include "fcsn/error_measures.h"
 #include "newton/front_detector.h"
-#include "newton/m_factorization.h"
+#include "linalg/m_factorization.h"
 #include "newton/rho.h"
 #include "pushed_chain_model.h"
 
