@@ -70,9 +70,11 @@ TEST(MasonryColdStartTest, GravityStepsSettleInFewIterations) {
     const SolverSummary automatic = ColdSolve(problem, ColdStart::kAuto);
     ASSERT_TRUE(zero.IsConverged()) << zero.BriefReport();
     ASSERT_TRUE(automatic.IsConverged()) << automatic.BriefReport();
-    // At most a third of the zero start's iterations (4 vs 18 and 4 vs 13
-    // at this tolerance when written).
-    EXPECT_LE(3 * automatic.iterations, zero.iterations)
+    // A few iterations, at most half of the zero start's (4 vs 18 and 4 vs
+    // 13 at this tolerance when written; the zero start's count moves with
+    // round-off: 11 on step 3 with one BLAS thread instead of two).
+    EXPECT_LE(automatic.iterations, 6);
+    EXPECT_LE(2 * automatic.iterations, zero.iterations)
         << automatic.iterations << " vs " << zero.iterations;
   }
   // Free flight on step 3 (not on step 2, where the free motion leaves the

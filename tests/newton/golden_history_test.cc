@@ -6,13 +6,16 @@
 // reproduce them: the same phases, iteration numbers, contact-status counts and
 // status, and every measure to a stated round-off.
 //
-// The histories depend on the BLAS kernels MUMPS runs (OPENBLAS_CORETYPE, set
-// on this machine): with other kernels the measures move by up to 1e-5
-// relative, and NM on the small FEM problems, whose iterates pass through
-// kinks where round-off picks the generalized Jacobian, takes other paths. So
-// the file records the kernel; under another one only the statuses of AC, JM
-// and the default are compared (FB on TwoRods1 ends converged or at its
-// round-off limit depending on the kernel).
+// The histories depend on the BLAS kernels MUMPS and CHOLMOD run
+// (OPENBLAS_CORETYPE, set on this machine) and on the number of BLAS threads
+// (OpenBLAS' default: one per core; the order of the sums of a threaded
+// kernel): with other kernels the measures move by up to 1e-5 relative, with
+// one thread instead of two by up to 1e-3 and an iteration more or less, and
+// NM on the small FEM problems, whose iterates pass through kinks where
+// round-off picks the generalized Jacobian, takes other paths. So the file
+// records the kernel and the thread count; under another one only the
+// statuses of AC, JM and the default are compared (FB on TwoRods1 ends
+// converged or at its round-off limit depending on the kernel).
 //
 // Several MPI processes (mpi flavour under mpirun, tests/mpi) change the
 // order of the factorization's floating-point sums, so the histories are
@@ -31,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "fcsn/build_info.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
 #include "linalg/mumps_comm.h"
@@ -242,6 +246,7 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
     ASSERT_EQ(processes, 1) << "regenerate the golden file with one process";
     std::ofstream out(GoldenPath());
     nlohmann::json file = {{"openblas_coretype", BlasKernel()},
+                           {"blas_threads", GetBuildInfo().blas_threads},
                            {"problems", now}};
     out << file.dump(1) << "\n";
     GTEST_SKIP() << "golden histories rewritten: " << GoldenPath();
@@ -249,7 +254,8 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
   std::ifstream in(GoldenPath());
   ASSERT_TRUE(in.good()) << GoldenPath();
   const nlohmann::json file = nlohmann::json::parse(in);
-  const bool same_kernel = file["openblas_coretype"] == BlasKernel();
+  const bool same_kernel = file["openblas_coretype"] == BlasKernel() &&
+                           file["blas_threads"] == GetBuildInfo().blas_threads;
   int compared = 0;
   for (const auto& [name, configs] : file["problems"].items()) {
     ASSERT_TRUE(now.contains(name)) << name;
@@ -263,7 +269,8 @@ TEST(GoldenHistoryTest, SolverReproducesTheRecordedHistories) {
         ExpectSameHistory(what, history, now[name][config], SameMeasure);
       } else if (config != "nsn-nm" && config != "nsn-fb") {
         EXPECT_EQ(history["status"], now[name][config]["status"])
-            << what << " under OPENBLAS_CORETYPE=" << BlasKernel();
+            << what << " under OPENBLAS_CORETYPE=" << BlasKernel() << ", "
+            << GetBuildInfo().blas_threads << " BLAS threads";
       }
     }
   }
