@@ -9,6 +9,7 @@
 // 0 every solve converged; 130 when Ctrl-C stopped a solve (its best point is
 // still reported and written; cli/interrupt.h).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -49,14 +50,11 @@ SolverOptions MakeOptions(const SolveArgs& args) {
     options.linear_solver.out_of_core = true;
     options.linear_solver.out_of_core_directory = args.out_of_core_dir;
   }
-  if (args.time_limit > 0.0) {
-    // Each rank reads its own clock: one could stop while the others wait in
-    // MUMPS (the solver's deadline checks are not collective yet).
-    if (MpiSession::size() > 1)
-      FailBadInput("--time-limit is not available with several MPI processes");
-    options.time_limit_seconds = args.time_limit;
-  }
-  options.record_history = true;
+  if (args.time_limit > 0.0) options.time_limit_seconds = args.time_limit;
+  // Each rank reads its own clock: one could stop while the others wait in
+  // MUMPS (the solver's deadline checks are not collective yet).
+  if (std::isfinite(options.time_limit_seconds) && MpiSession::size() > 1)
+    FailBadInput("a time limit is not available with several MPI processes");
   options.stop = InterruptFlag();
   if (args.verbose) options.log = ProgressToStderr();
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
