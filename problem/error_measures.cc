@@ -18,6 +18,20 @@
 namespace fcsn {
 namespace {
 
+// ||x|| for any finite entries, subnormal ones included: computed at the
+// scale of the largest entry by exact powers of two. (Eigen's blueNorm()
+// returns 0 for a vector of subnormals, and a reaction of 1e-317 outside the
+// cone then measured e_cone 0 / 0 = 0.) Non-finite entries: x.norm().
+double Norm(const Eigen::VectorXd& x) {
+  if (x.size() == 0) return 0.0;
+  if (!x.allFinite()) return x.norm();
+  const double largest = x.cwiseAbs().maxCoeff();
+  if (largest == 0.0) return 0.0;
+  const int e = std::ilogb(largest);
+  return std::ldexp(
+      x.unaryExpr([e](double v) { return std::ldexp(v, -e); }).norm(), e);
+}
+
 // Every row and every column of a holds at least one nonzero value. A matrix
 // without is singular; Eigen's SparseLU does not return on an all-zero matrix,
 // so this is checked first.
@@ -134,7 +148,7 @@ double NaturalMapResidualNorm(const GlobalProblem& p,
         CoulombCone(p.mu[a]).ModifiedVelocity(u.segment<3>(3 * a));
     per_contact[a] = (r_a - ProjectOntoCone(p.mu[a], r_a - u_hat)).norm();
   }
-  return per_contact.blueNorm();
+  return Norm(per_contact);
 }
 
 namespace {
@@ -330,7 +344,7 @@ double VelocityFloor(const GlobalProblem& p,
     }
   }
   return kVelocityFloorFactor * std::numeric_limits<double>::epsilon() *
-         ht_x.blueNorm();
+         Norm(ht_x);
 }
 
 // The measures of (v, r) on p (M read through `products` when given).
@@ -364,9 +378,8 @@ ErrorMeasures Measures(const GlobalProblem& p,
         u_hat_a, [&K](const Eigen::Vector3d& y) { return K.Project(-y); });
     natural[a] = NaturalMapNorm(K, r_a, u_hat_a);
   }
-  const double r_norm = r.blueNorm();
-  e.velocity_scale =
-      std::max({u_scale.blueNorm(), u_hat.blueNorm(), e.velocity_floor});
+  const double r_norm = Norm(r);
+  e.velocity_scale = std::max({Norm(u_scale), Norm(u_hat), e.velocity_floor});
   const double s_u = e.velocity_scale;
   // Sum_a |r_a . û_a| / (||r|| s_u), each factor normalized first: the
   // products of tiny reactions and velocities would underflow.
@@ -375,24 +388,23 @@ ErrorMeasures Measures(const GlobalProblem& p,
     comp += std::abs(
         (r.segment<3>(3 * a) / r_norm).dot(u_hat.segment<3>(3 * a) / s_u));
   }
-  const double eq_residual = balance.blueNorm();
-  const double nat_residual = natural.blueNorm();
+  const double eq_residual = Norm(balance);
+  const double nat_residual = Norm(natural);
 
-  e.e_cone = Ratio(cone.blueNorm(), r_norm);
-  e.e_dual = Ratio(dual.blueNorm(), s_u);
+  e.e_cone = Ratio(Norm(cone), r_norm);
+  e.e_dual = Ratio(Norm(dual), s_u);
   e.e_comp = std::isnan(r_norm * s_u) || std::isinf(r_norm) || std::isinf(s_u)
                  ? std::numeric_limits<double>::quiet_NaN()
                  : comp;  // 0 when r = 0 or s_u = 0 (0/0 := 0)
-  e.e_eq = Ratio(eq_residual, balance_scale.blueNorm());
+  e.e_eq = Ratio(eq_residual, Norm(balance_scale));
   e.q_free_norm = q_free_norm;
   e.e_nat = nat_residual / (q_free_norm > 0.0 ? q_free_norm : 1.0);
   const double m_v_norm =
       products != nullptr ? products->m_v.blueNorm() : (p.M * v).blueNorm();
   const double siconos_eq_scale =
       std::max({p.f.blueNorm(), m_v_norm, (p.H * r).blueNorm()});
-  e.siconos_error =
-      SiconosRelative(eq_residual, siconos_eq_scale) +
-      SiconosRelative(nat_residual, std::max(u.blueNorm(), r_norm));
+  e.siconos_error = SiconosRelative(eq_residual, siconos_eq_scale) +
+                    SiconosRelative(nat_residual, std::max(Norm(u), r_norm));
   return e;
 }
 

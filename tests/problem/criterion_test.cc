@@ -245,6 +245,20 @@ TEST(CriterionTest, ScalesBeyondDoubleRangeGiveNaNNotZero) {
   EXPECT_FALSE(e.Converged(1e-4)) << e.Describe();
 }
 
+// A reaction of subnormal size outside the cone (mu = 0, r_T = 2e-317, r_N
+// = 0) is outside the cone at its own scale: e_cone = 1. (Eigen's blueNorm()
+// is 0 for subnormal vectors, which made it 0 / 0 = 0: `converged`, a solver
+// fuzz finding.)
+TEST(CriterionTest, SubnormalReactionsAreMeasuredAtTheirScale) {
+  const GlobalProblem p =
+      OneContact(0.0, Eigen::Vector3d(-1, 0, 0), Eigen::Vector3d::Zero());
+  const Eigen::Vector3d r(
+      0, -2.0722615146145237e-317, -2.0722615146145237e-317);
+  const ErrorMeasures e = ComputeErrorMeasures(p, Eigen::Vector3d::Zero(), r);
+  EXPECT_NEAR(e.e_cone, 1.0, 1e-12) << e.Describe();
+  EXPECT_FALSE(e.Converged(1e-4)) << e.Describe();
+}
+
 // A slow slip under a large free fall: u_T = 1e-8 against ||q_free|| ~ 1.
 // With friction along the slip (wrong) r . û is 0.55 of ||r|| s_u at the
 // answer's own scale: not converged (a floor at ||q_free|| called it
