@@ -54,7 +54,9 @@ SolverOptions MakeOptions(const SolveArgs& args) {
   // Each rank reads its own clock: one could stop while the others wait in
   // MUMPS (the solver's deadline checks are not collective yet).
   if (std::isfinite(options.time_limit_seconds) && MpiSession::size() > 1)
-    FailBadInput("a time limit is not available with several MPI processes");
+    FailBadInput(
+        "--time-limit (time_limit_seconds) is not available with several MPI "
+        "processes");
   options.stop = InterruptFlag();
   if (args.verbose) options.log = ProgressToStderr();
   if (std::string why = options.Validate(); !why.empty()) FailBadInput(why);
