@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "fcsn/option_table.h"
-#include "linalg/mumps_comm.h"
 #include "linalg/m_factorization.h"
+#include "linalg/mumps_comm.h"
 #include "problem/error_measures_detail.h"
 
 namespace fcsn::internal {

@@ -6,8 +6,8 @@
 #include <numeric>
 
 #include "formulations/residual.h"
-#include "linalg/ordering.h"
 #include "linalg/fill_ordering.h"
+#include "linalg/ordering.h"
 
 namespace fcsn::internal {
 namespace {

@@ -25,10 +25,10 @@
 #include <memory>
 
 #include "fcsn/options.h"
-#include "nsgs/delassus.h"
 #include "linalg/m_factorization.h"
-#include "nsgs/nsgs.h"
 #include "newton/solve_run.h"
+#include "nsgs/delassus.h"
+#include "nsgs/nsgs.h"
 
 namespace fcsn::internal {
 

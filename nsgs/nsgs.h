@@ -54,9 +54,9 @@
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
+#include "linalg/m_factorization.h"
 #include "nsgs/delassus.h"
 #include "nsgs/local_solvers.h"
-#include "linalg/m_factorization.h"
 
 namespace fcsn::internal {
 

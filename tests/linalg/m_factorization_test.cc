@@ -17,9 +17,9 @@
 #include "fcsn/error_measures.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
+#include "newton/rho.h"
 #include "nsgs/delassus.h"
 #include "nsgs/nsgs.h"
-#include "newton/rho.h"
 #include "test_problems.h"
 #include "test_util.h"
 

@@ -19,10 +19,10 @@
 
 #include "fcsn/fclib_io.h"
 #include "fcsn/solver.h"
+#include "linalg/m_factorization.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_distributed.h"
 #include "newton/distributed_m.h"
-#include "linalg/m_factorization.h"
 #include "test_problems.h"
 #include "test_util.h"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "fcsn/error_measures.h"
-#include "newton/front_detector.h"
 #include "linalg/m_factorization.h"
+#include "newton/front_detector.h"
 #include "newton/rho.h"
 #include "pushed_chain_model.h"
 
