@@ -11,7 +11,7 @@
 // Why by size (bench/results/rho_setup.md): on 3D finite-element M, nested
 // dissection's separators give far less fill than minimum degree once the
 // mesh is large (the refine-3 wall, n = 133,853: the simplicial LDL^T and the
-// W_aa reach solves of newton/rho.h in 13 s instead of 115 s; refine 2, n =
+// W_aa reach solves of minverse/rho.h in 13 s instead of 115 s; refine 2, n =
 // 43,745: half the reach work); on small M (the 688-contact wall, n = 7205)
 // it orders slower than AMD and saves nothing. Below the threshold the factors are the
 // ones AMD always gave, bit for bit.

@@ -72,7 +72,7 @@ namespace fcsn::internal {
 // columns 3a..3a+2 of H solved by a general, e.g. LU, factorization): the
 // diagonal block symmetrized, as an LDL^T gives it. B(l, k) is the sparse
 // column 3a + l of H dotted with X_a(:, k). Shared by MFactorization's LU
-// path and the distributed M (newton/distributed_m.h).
+// path and the distributed M (minverse/distributed_m.h).
 Eigen::Matrix3d DiagonalBlockFromSolve(
     const SparseMatrix& H, int a, const Eigen::Ref<const Eigen::MatrixXd>& x_a);
 

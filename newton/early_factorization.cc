@@ -47,6 +47,7 @@ bool PredictsBondedStart(const SolverOptions& options,
 }
 
 void FactorizeBondedStart(const GlobalProblem& problem,
+                          const MServices& m,
                           Formulation formulation,
                           NewtonSystem* system,
                           LinearSolver* linear,
@@ -54,7 +55,7 @@ void FactorizeBondedStart(const GlobalProblem& problem,
                           SolverSummary* summary) {
   early->ready = false;
   ScopedTimer timer(&summary->timings.factorization);
-  system->SetMatrixValues(problem);
+  system->SetMatrixValues(problem, m);
   // With rho = 1 and a unit normal reaction at u ~ 0, s_a is about the unit
   // normal: inside the cone for every mu >= 0 and far from its apex, the
   // piece the bonded start chooses with its own positive r_N (cold_start.h).

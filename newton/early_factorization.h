@@ -56,10 +56,12 @@ bool PredictsBondedStart(const SolverOptions& options,
                          const GlobalProblem& problem,
                          bool has_guess);
 
-// Writes M and -H and then P0 into `system` (built for `problem`) and
-// factorizes P0 with `linear` (analysed for system's pattern); *early is
-// ready on success. Counts the factorization and its time into *summary.
+// Writes M (m's products) and -H and then P0 into `system` (built for
+// `problem`) and factorizes P0 with `linear` (analysed for system's pattern);
+// *early is ready on success. Counts the factorization and its time into
+// *summary.
 void FactorizeBondedStart(const GlobalProblem& problem,
+                          const MServices& m,
                           Formulation formulation,
                           NewtonSystem* system,
                           LinearSolver* linear,

@@ -216,7 +216,7 @@ bool NewtonDirection::MayReuse(int budget,
   // M distributed: the products by J are collective and FGMRES' decisions
   // would have to agree over the ranks; not supported (documented at
   // SolverOptions::krylov_reuse_iterations).
-  return budget > 0 && reusable_factors_ && run.distributed_m == nullptr &&
+  return budget > 0 && reusable_factors_ && !run.m->collective() &&
          merit <= kContraction * previous_merit;
 }
 
@@ -231,7 +231,7 @@ bool NewtonDirection::MayReusePrevious(int budget,
   // any change of the matrices themselves, which would touch every row.
   constexpr double kSameEquilibriumRows = 1e-8;
   const LinearSolverStats& stats = linear.stats();
-  if (budget <= 0 || run.distributed_m != nullptr ||
+  if (budget <= 0 || run.m->collective() ||
       factors_generation_ != stats.analyses + stats.factorizations ||
       scaled_values_.size() != system.values().size() ||
       EquilibriumRowsChanged(

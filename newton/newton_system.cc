@@ -83,6 +83,7 @@ void NewtonSystem::Build(const GlobalProblem& problem) {
   u_.resize(m_);
   G_.resize(n_ + m_);
   F_.resize(m_);
+  Mv_.resize(n_);
   A_.assign(nc, Eigen::Matrix3d::Zero());
   B_.assign(nc, Eigen::Matrix3d::Zero());
 }
@@ -209,11 +210,7 @@ void NewtonSystem::ScaledValues(double row_eq,
       (*scaled)[p] = values_[p] * (row * column);
     }
   }
-  if (distributed_m_ == nullptr) return;
-  const std::vector<double>& local = distributed_m_->values();
-  scaled->resize(values_.size() + local.size());
-  for (size_t k = 0; k < local.size(); ++k)
-    (*scaled)[values_.size() + k] = local[k] * (row_eq * column_v);
+  m_services_->AppendEntriesOutsideJ(row_eq * column_v, scaled);
 }
 
 void NewtonSystem::Multiply(const Eigen::VectorXd& x,
@@ -224,10 +221,7 @@ void NewtonSystem::Multiply(const Eigen::VectorXd& x,
       (*y)[pattern_.row_index[p]] += values_[p] * x[j];
     }
   }
-  if (distributed_m_ == nullptr) return;
-  Eigen::VectorXd mx;  // allocates: only for a regularized step's slope
-  distributed_m_->Multiply(x.head(n_), &mx);
-  y->head(n_) += mx;
+  m_services_->AddProductOutsideJ(x, y);
 }
 
 bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
@@ -236,8 +230,8 @@ bool NewtonSystem::SamePattern(const GlobalProblem& problem) const {
 }
 
 void NewtonSystem::SetMatrixValues(const GlobalProblem& problem,
-                                   const DistributedMatrix* distributed_m) {
-  distributed_m_ = distributed_m;
+                                   const MServices& m) {
+  m_services_ = &m;
   const SparseMatrix& M = problem.M;
   const SparseMatrix& H = problem.H;
   std::fill(values_.begin(), values_.end(), 0.0);
@@ -272,12 +266,8 @@ void NewtonSystem::Evaluate(const GlobalProblem& problem,
                             bool with_jacobian) {
   u_.noalias() = problem.H.transpose() * v;
   u_ += problem.w;
-  if (distributed_m_ != nullptr) {
-    distributed_m_->Multiply(v, &Mv_);
-    G_.head(n_) = Mv_;
-  } else {
-    G_.head(n_).noalias() = problem.M * v;
-  }
+  m_services_->Multiply(problem, v, &Mv_);
+  G_.head(n_) = Mv_;
   G_.head(n_).noalias() -= problem.H * r;
   G_.head(n_) -= problem.f;
   if (!with_jacobian) {

@@ -26,9 +26,9 @@
 
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
-#include "linalg/distributed_matrix.h"
 #include "linalg/linear_solver.h"
 #include "linalg/stored_pattern.h"
+#include "minverse/m_services.h"
 
 namespace fcsn::internal {
 
@@ -42,15 +42,13 @@ class NewtonSystem {
   // comparison).
   bool SamePattern(const GlobalProblem& problem) const;
 
-  // Writes the constant blocks M and -H into the values of J. With
-  // distributed_m (kept by pointer until the next call;
-  // newton/distributed_m.h) problem.M is empty and M is that matrix: J's M
-  // block then holds only its diagonal slots (zeros), M v in Evaluate() and
-  // J x in Multiply() are the distributed products (collective), and
-  // ScaledValues() appends this rank's scaled entries of M after J's values
-  // (the input of DistributedJacobianSolver).
-  void SetMatrixValues(const GlobalProblem& problem,
-                       const DistributedMatrix* distributed_m = nullptr);
+  // Writes the constant blocks M and -H into the values of J. m: M's
+  // services (kept by pointer until the next call; minverse/m_services.h):
+  // M v in Evaluate() is m's product, and the part of M that problem.M does
+  // not hold (M distributed: problem.M is empty, J's M block holds only its
+  // diagonal slots, zeros) is m's, added in Multiply() and appended after
+  // J's values by ScaledValues() (the input of DistributedJacobianSolver).
+  void SetMatrixValues(const GlobalProblem& problem, const MServices& m);
 
   // Computes u = H^T v + w, the residual G(z) and, if with_jacobian, the values
   // of A H^T and B. Allocation-free after Build().
@@ -108,7 +106,7 @@ class NewtonSystem {
 
   int n_ = 0;
   int m_ = 0;
-  const DistributedMatrix* distributed_m_ = nullptr;
+  const MServices* m_services_ = nullptr;
   SparsityPattern pattern_;
   std::vector<double> values_;
   // Copies of the input patterns, to detect a change.

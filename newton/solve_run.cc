@@ -3,7 +3,20 @@
 
 #include <string>
 
+#include "newton/cold_start.h"
+
 namespace fcsn::internal {
+
+void ApplyColdStart(const SolverOptions& options, SolveRun* run) {
+  ApplyColdStart(options.cold_start,
+                 *run->problem,
+                 run->m->free_velocity(),
+                 run->scaling.q_free,
+                 run->scaling.rho,
+                 options.rho.initial_boost,
+                 &run->v,
+                 &run->r);
+}
 
 void ReportMeasures(const ErrorMeasures& returned, SolveRun* run) {
   SolverSummary* summary = run->summary;

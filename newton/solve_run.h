@@ -1,5 +1,5 @@
 // newton/solve_run.h: the state of one Solver::Solve() shared by its phases
-// (newton/newton_driver.h, newton/nsgs_phase.h, newton/hybrid.h).
+// (newton/newton_driver.h, solver/nsgs_phase.h, solver/hybrid.h).
 //
 // Scaling of the Newton system and of its merit (fixed for the solve):
 //   D = diag(1/s_eq on the n equilibrium rows, 1/s_c on the m contact rows),
@@ -16,12 +16,13 @@
 #include <functional>
 
 #include "fcsn/error_measures.h"
+#include "fcsn/options.h"
 #include "fcsn/problem.h"
 #include "fcsn/summary.h"
 #include "linalg/stopwatch.h"
-#include "newton/distributed_m.h"
+#include "minverse/m_services.h"
+#include "minverse/rho.h"
 #include "newton/iterate_recorder.h"
-#include "newton/rho.h"
 
 namespace fcsn::internal {
 
@@ -30,9 +31,9 @@ struct EarlyFactors;  // newton/early_factorization.h
 // State of one Solve().
 struct SolveRun {
   const GlobalProblem* problem = nullptr;
-  // Not null: M is distributed over the ranks and problem->M is empty
-  // (newton/distributed_m.h); every use of M goes through it.
-  const DistributedMatrix* distributed_m = nullptr;
+  // M and M^-1 as this solve uses them (minverse/m_services.h): every use of
+  // M goes through it (problem->M is empty when M is distributed).
+  MServices* m = nullptr;
   SolverSummary* summary = nullptr;
   // The linear solver's mixed-precision counters when the solve started
   // (they accumulate over the solver's lifetime).
@@ -53,7 +54,7 @@ struct SolveRun {
   MSolveFunction m_solve;
   // One Gauss-Seidel sweep on (v, r) with M's factors, for Newton's
   // stick-slip fronts (newton/transport_sweep.h, MakeTransport); empty when
-  // M's factors cannot serve (distributed, not symmetric or not regular).
+  // M's factors cannot serve (not local, not symmetric or not regular).
   std::function<bool(Eigen::VectorXd* v, Eigen::VectorXd* r)> transport;
   double weight_eq = 1.0;       // 1 / s_eq on the equilibrium rows of D
   double weight_contact = 1.0;  // 1 / s_c on the contact rows of D
@@ -83,17 +84,15 @@ inline void Weigh(const SolveRun& run,
 // The error measures of (run->v, run->r), timed.
 inline ErrorMeasures Measure(SolveRun* run) {
   ScopedTimer timer(&run->summary->timings.error_measures);
-  if (run->distributed_m != nullptr) {
-    return MeasureWithDistributedM(*run->problem,
-                                   *run->distributed_m,
-                                   run->v,
-                                   run->r,
-                                   run->m_solve,
-                                   run->scaling.q_free_norm);
-  }
-  return ComputeErrorMeasures(
+  return run->m->Measure(
       *run->problem, run->v, run->r, run->m_solve, run->scaling.q_free_norm);
 }
+
+// Newton's start without a guess (SolverOptions::cold_start, newton/cold_start.h)
+// into (run->v, run->r), from M^-1 f (run->m), q_free and rho (run->scaling)
+// and rho.initial_boost: the one place both policies start Newton cold
+// (solver/solve_setup.h for kNewton, RunHybrid when no warm-up sweep ran).
+void ApplyColdStart(const SolverOptions& options, SolveRun* run);
 
 // The measures of the returned point into run->summary, and a note in its
 // message when M was not regular (ScalingData::m_regular).

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "linalg/blas_threads.h"
+#include "minverse/block_rho.h"
 #include "nsgs/local_solvers.h"
 
 namespace fcsn::internal {
@@ -117,7 +118,8 @@ namespace fcsn::internal {
 TransportFunction MakeTransport(const GlobalProblem& problem,
                                 MInverse* m_inverse,
                                 const NsgsOptions& options) {
-  if (!m_inverse->regular() || !m_inverse->factorization().symmetric()) {
+  if (m_inverse == nullptr || !m_inverse->regular() ||
+      !m_inverse->factorization().symmetric()) {
     return {};
   }
   return

@@ -54,7 +54,8 @@ using TransportFunction =
 
 // TransportSweep on `problem` with m_inverse's factors and W_aa blocks
 // (computed at first use when rho did not), or an empty function when they
-// cannot serve: M not factored, not symmetric or not regular. `problem` and
+// cannot serve: no local factors (m_inverse null: MServices::sweep_factors),
+// M not factored, not symmetric or not regular. `problem` and
 // `m_inverse` must outlive the function (`options` is copied).
 TransportFunction MakeTransport(const GlobalProblem& problem,
                                 MInverse* m_inverse,

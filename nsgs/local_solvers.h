@@ -65,23 +65,6 @@ struct ContactScaling {
   double rho_ref = 1.0;
 };
 
-// Split spectral rho (formulations.md §5): (1/W_NN, 1/lambda_max(W_TT),
-// 1/lambda_max(W_TT)), W_TT symmetrized. Returns false (and leaves *rho
-// unchanged) when W_NN <= 0 or lambda_max(W_TT) <= 0.
-bool SplitSpectralRho(const Eigen::Matrix3d& W, Eigen::Vector3d* rho);
-
-// Largest eigenvalue of the symmetric part of W (closed form).
-double LargestEigenvalue(const Eigen::Matrix3d& W);
-// Largest eigenvalue of the symmetric part of the tangential block W_TT (rows
-// and columns 1, 2), closed form.
-double LargestTangentEigenvalue(const Eigen::Matrix3d& W);
-
-// The rule for a contact whose W_aa is unusable (attached to no free dof,
-// formulations.md §5): it takes the median of the usable contacts' values
-// (element size/2 in sorted order); 1 when no contact is usable. The one
-// place of the rule, for rho (newton/rho.h) and NSGS.
-double MedianOfUsable(std::vector<double> values);
-
 // Solves A x = b by Gaussian elimination with partial pivoting. Returns false
 // when a pivot is zero or below 1e-14 times the largest entry of A (x
 // unchanged).

@@ -12,6 +12,7 @@
 
 #include "fcsn/error_measures.h"
 #include "formulations/coulomb_cone.h"
+#include "minverse/block_rho.h"
 #include "nsgs/fp_vi_upk.h"
 
 namespace fcsn::internal {

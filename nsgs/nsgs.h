@@ -55,7 +55,7 @@
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
 #include "linalg/m_factorization.h"
-#include "nsgs/delassus.h"
+#include "minverse/delassus.h"
 #include "nsgs/local_solvers.h"
 
 namespace fcsn::internal {

@@ -1,6 +1,6 @@
 // problem/error_measures_detail.h: the error measures of fcsn/error_measures.h
 // for a caller that holds M only as products (a distributed M,
-// newton/distributed_m.h): the terms of M enter through
+// minverse/distributed_m.h): the terms of M enter through
 //
 //   m_v          = M v       (the balance M v - H r - f and Siconos' scale)
 //   abs_m_abs_v  = |M| |v|   (the componentwise scale of e_eq)

@@ -22,7 +22,7 @@
 #include "linalg/m_factorization.h"
 #include "linalg/mumps_comm.h"
 #include "linalg/mumps_distributed.h"
-#include "newton/distributed_m.h"
+#include "minverse/distributed_m.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -288,9 +288,9 @@ TEST(DistributedMTest, KeepsFactorsAndBlocksWhileUnchanged) {
   internal::ScalingData first, again, stiffer;
   std::string message;
   auto scale = [&](const SparseMatrix& M, internal::ScalingData* scaling) {
-    ASSERT_EQ(m.Bind(options, without, Share(M, Partition::kRows), nullptr),
-              "");
-    ASSERT_TRUE(m.ComputeScaling(without, options, scaling, &message))
+    const LocalMatrixEntries local = Share(M, Partition::kRows);
+    ASSERT_EQ(m.Accept(options, without, &local, nullptr), "");
+    ASSERT_TRUE(m.ComputeScaling(without, options, {}, scaling, &message))
         << message;
   };
   scale(problem.M, &first);

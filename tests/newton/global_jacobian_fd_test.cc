@@ -20,6 +20,7 @@
 #include "fcsn/fclib_io.h"
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
+#include "minverse/shared_m.h"
 #include "newton/newton_system.h"
 #include "test_problems.h"
 #include "test_util.h"
@@ -51,9 +52,10 @@ FdOutcome CompareWithDifferences(const GlobalProblem& problem,
                                  const Eigen::VectorXd& rho,
                                  const Eigen::VectorXd& v,
                                  const Eigen::VectorXd& r) {
+  internal::SharedM m;  // M = problem.M
   NewtonSystem system;
   system.Build(problem);
-  system.SetMatrixValues(problem);
+  system.SetMatrixValues(problem, m);
   system.Evaluate(problem, formulation, rho, v, r, /*with_jacobian=*/true);
   const Eigen::MatrixXd J = DenseJacobian(system);
   const Eigen::VectorXd G0 = system.residual();
@@ -174,9 +176,10 @@ TEST(GlobalJacobianFdTest, DetectsACorruptedEntry) {
   std::mt19937 rng(7);
   Eigen::VectorXd v, r, rho;
   RandomPoint(problem, &rng, &v, &r, &rho);
+  internal::SharedM m;  // M = problem.M
   NewtonSystem system;
   system.Build(problem);
-  system.SetMatrixValues(problem);
+  system.SetMatrixValues(problem, m);
   system.Evaluate(problem, Formulation::kAlartCurnier, rho, v, r, true);
   Eigen::MatrixXd J = DenseJacobian(system);
   // Perturbing -H's block in J by 1 % must show up against differences of G.

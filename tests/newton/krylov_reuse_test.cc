@@ -22,6 +22,7 @@
 #include "fcsn/options.h"
 #include "fcsn/solver.h"
 #include "linalg/linear_solver.h"
+#include "minverse/shared_m.h"
 #include "newton/newton_direction.h"
 #include "newton/newton_system.h"
 #include "newton/solve_run.h"
@@ -39,8 +40,9 @@ class ReusedDirectionTest : public ::testing::Test {
   void SetUp() override {
     problem_ = testing::MakeLatticeOnFloor(3, 3, 2, 0.4, 1.2, 1e-3);
     system_.Build(problem_);
-    system_.SetMatrixValues(problem_);
+    system_.SetMatrixValues(problem_, m_);
     run_.problem = &problem_;
+    run_.m = &m_;
     run_.summary = &summary_;
     run_.weight_eq = 0.5;
     run_.weight_contact = 4.0;
@@ -139,6 +141,7 @@ class ReusedDirectionTest : public ::testing::Test {
   }
 
   GlobalProblem problem_;
+  internal::SharedM m_;  // M = problem_.M
   internal::NewtonSystem system_;
   SolverSummary summary_;
   internal::SolveRun run_;
@@ -298,7 +301,7 @@ TEST_F(ReusedDirectionTest, AnAttemptShortOfItsForcingTermFactorizes) {
     }
   }
   problem_.f += (problem_.M - before) * run_.v;
-  system_.SetMatrixValues(problem_);
+  system_.SetMatrixValues(problem_, m_);
   const double merit = DG_.norm();
   Evaluate();
   ASSERT_NEAR(DG_.norm(), merit, 1e-12 * merit);

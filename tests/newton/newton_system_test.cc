@@ -16,6 +16,7 @@
 
 #include "fcsn/types.h"
 #include "formulations/residual.h"
+#include "minverse/shared_m.h"
 #include "test_problems.h"
 #include "test_util.h"
 
@@ -60,9 +61,10 @@ class NewtonSystemTest : public ::testing::Test {
   void SetUp() override {
     problem_ = testing::MakeLatticeOnFloor(3, 3, 2, 0.4, 1.2, 1e-3);
     system_.Build(problem_);
-    system_.SetMatrixValues(problem_);
+    system_.SetMatrixValues(problem_, m_);
   }
   GlobalProblem problem_;
+  SharedM m_;  // M = problem_.M
   NewtonSystem system_;
 };
 
@@ -208,9 +210,10 @@ TEST(NewtonSystemEdgeTest, ExplicitZerosKeepTheirSlots) {
       if (it.row() == 0 && j == 0) it.valueRef() = 0.0;
     }
   }
+  SharedM m;
   NewtonSystem system;
   system.Build(p);
-  system.SetMatrixValues(p);
+  system.SetMatrixValues(p, m);
   EXPECT_EQ(CheckPattern(system.pattern()), "");
   const Eigen::MatrixXd J = DenseFromPattern(system.pattern(), system.values());
   EXPECT_EQ(J(0, 0), 0.0);
@@ -243,11 +246,12 @@ TEST(NewtonSystemEdgeTest, UnsortedColumnsAndAnEmptyHColumnGiveTheSameJ) {
                  reversed.M.innerIndexPtr() + end);
     std::reverse(reversed.M.valuePtr() + begin, reversed.M.valuePtr() + end);
   }
+  SharedM m;
   NewtonSystem a, b;
   a.Build(sorted);
-  a.SetMatrixValues(sorted);
+  a.SetMatrixValues(sorted, m);
   b.Build(reversed);
-  b.SetMatrixValues(reversed);
+  b.SetMatrixValues(reversed, m);
   EXPECT_EQ(CheckPattern(a.pattern()), "");
   EXPECT_EQ(a.pattern().col_ptr, b.pattern().col_ptr);
   EXPECT_EQ(a.pattern().row_index, b.pattern().row_index);

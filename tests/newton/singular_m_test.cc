@@ -1,4 +1,4 @@
-// Singular and nearly singular M (fcsn/error_measures.h, newton/rho.h): a
+// Singular and nearly singular M (fcsn/error_measures.h, minverse/rho.h): a
 // static step of a floating body (M := K, a null space of rigid motions that
 // only the contacts remove) is solved by the default policy without M^-1
 // (no NSGS phase, diag(M) in the scaling and in the criterion's floor), and

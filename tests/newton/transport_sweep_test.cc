@@ -9,8 +9,8 @@
 
 #include "fcsn/error_measures.h"
 #include "linalg/m_factorization.h"
+#include "minverse/rho.h"
 #include "newton/front_detector.h"
-#include "newton/rho.h"
 #include "pushed_chain_model.h"
 
 namespace fcsn::internal {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fcsn/types.h"
+#include "minverse/block_rho.h"
 #include "nsgs/local_solvers.h"
 
 namespace fcsn::internal {

@@ -14,7 +14,7 @@
 #include "alloc_counter.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
-#include "nsgs/delassus.h"
+#include "minverse/delassus.h"
 #include "nsgs/nsgs.h"
 #include "test_problems.h"
 #include "test_util.h"

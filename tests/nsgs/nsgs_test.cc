@@ -20,7 +20,7 @@
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
-#include "nsgs/delassus.h"
+#include "minverse/delassus.h"
 #include "shared_problem.h"
 #include "test_util.h"
 

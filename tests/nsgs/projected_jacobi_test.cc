@@ -10,7 +10,8 @@
 
 #include "fcsn/error_measures.h"
 #include "fcsn/options.h"
-#include "nsgs/delassus.h"
+#include "minverse/block_rho.h"
+#include "minverse/delassus.h"
 #include "nsgs/nsgs.h"
 #include "test_problems.h"
 

@@ -18,6 +18,7 @@
 #include "fcsn/fclib_io.h"
 #include "linalg/mumps_solver.h"
 #include "linalg/ordering.h"
+#include "minverse/shared_m.h"
 #include "newton/newton_system.h"
 
 namespace {
@@ -95,9 +96,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return 1;
   }
+  fcsn::internal::SharedM m;  // M = problem.M
   NewtonSystem system;
   system.Build(problem);
-  system.SetMatrixValues(problem);
+  system.SetMatrixValues(problem, m);
   const Eigen::VectorXd rho = Eigen::VectorXd::Ones(problem.m());
   system.Evaluate(problem,
                   fcsn::Formulation::kAlartCurnier,

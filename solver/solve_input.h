@@ -1,8 +1,9 @@
-// newton/solve_input.h: the checks of a solve's input before any work
-// (fcsn::Solver, newton/solver.cc): the problem as the solver sees it, whether
-// options, problem and guess are valid, and which guesses count as none.
-#ifndef FCSN_NEWTON_SOLVE_INPUT_H_
-#define FCSN_NEWTON_SOLVE_INPUT_H_
+// solver/solve_input.h: the checks of a solve's input before any work
+// (fcsn::Solver, solver/solver.cc): the problem as the solver sees it, whether
+// the guess is valid, and which guesses count as none (options and problem:
+// MServices::Accept, minverse/m_services.h).
+#ifndef FCSN_SOLVER_SOLVE_INPUT_H_
+#define FCSN_SOLVER_SOLVE_INPUT_H_
 
 #include <string>
 
@@ -17,10 +18,6 @@ namespace fcsn::internal {
 // fails Validate() goes through unchanged, so that Solve() reports why.
 const GlobalProblem& Resolved(const GlobalProblem& problem,
                               GlobalProblem* storage);
-
-// "" if the options and the problem are valid, else why not.
-std::string WhyInvalid(const SolverOptions& options,
-                       const GlobalProblem& problem);
 
 // "" if guess is no guess (nullptr) or a valid one for problem, else why not.
 std::string WhyInvalidGuess(const GlobalProblem& problem,
@@ -37,4 +34,4 @@ bool CarriesNoInformation(const GlobalProblem& problem, const Solution* guess);
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NEWTON_SOLVE_INPUT_H_
+#endif  // FCSN_SOLVER_SOLVE_INPUT_H_

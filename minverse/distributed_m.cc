@@ -1,6 +1,6 @@
 // A solve with M distributed over the ranks: collective checks, products,
-// and the factorization of M for q_free and rho (newton/distributed_m.h).
-#include "newton/distributed_m.h"
+// and the factorization of M for q_free and rho (minverse/distributed_m.h).
+#include "minverse/distributed_m.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "fcsn/option_table.h"
+#include "linalg/distributed_jacobian_solver.h"
 #include "linalg/m_factorization.h"
 #include "linalg/mumps_comm.h"
 #include "problem/error_measures_detail.h"
@@ -125,10 +126,10 @@ std::string Prefixed(const std::string& why) {
 DistributedM::DistributedM() = default;
 DistributedM::~DistributedM() = default;
 
-std::string DistributedM::Bind(const SolverOptions& options,
-                               const GlobalProblem& problem,
-                               const LocalMatrixEntries& local_m,
-                               const Solution* guess) {
+std::string DistributedM::Accept(const SolverOptions& options,
+                                 const GlobalProblem& problem,
+                                 const LocalMatrixEntries* local_m,
+                                 const Solution* guess) {
   matrix_.reset();
   const int comm = options.linear_solver.mpi_communicator;
   if (std::string why = CheckMpiReady(comm); !why.empty()) return Prefixed(why);
@@ -144,13 +145,15 @@ std::string DistributedM::Bind(const SolverOptions& options,
   std::string message;
   matrix_ = DistributedMatrix::Create(problem.n(),
                                       problem.n(),
-                                      local_m.rows,
-                                      local_m.cols,
-                                      local_m.values,
+                                      local_m->rows,
+                                      local_m->cols,
+                                      local_m->values,
                                       comm,
                                       &message);
   return matrix_ ? "" : Prefixed(message);
 }
+
+void DistributedM::Bind(const GlobalProblem& /*problem*/) {}
 
 void DistributedM::Reset() {
   solver_.reset();
@@ -216,7 +219,7 @@ bool DistributedM::DiagonalBlocks(const SparseMatrix& H, std::string* message) {
   return true;
 }
 
-MSolveFunction DistributedM::m_solve() {
+MSolveFunction DistributedM::MSolve() {
   if (!factored_) return {};
   return [this](const Eigen::VectorXd& b, Eigen::VectorXd* x) {
     *x = b;
@@ -227,6 +230,7 @@ MSolveFunction DistributedM::m_solve() {
 
 bool DistributedM::ComputeScaling(const GlobalProblem& problem,
                                   const SolverOptions& options,
+                                  const SecondThreadReady& /*second*/,
                                   ScalingData* scaling,
                                   std::string* message) {
   reused_blocks_ = false;
@@ -358,28 +362,58 @@ bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
   return true;
 }
 
-void MultiplyM(const GlobalProblem& problem,
-               const DistributedMatrix* distributed_m,
-               const Eigen::VectorXd& v,
-               Eigen::VectorXd* y) {
-  if (distributed_m != nullptr) {
-    distributed_m->Multiply(v, y);
-  } else {
-    y->noalias() = problem.M * v;
-  }
+void DistributedM::Multiply(const GlobalProblem& /*problem*/,
+                            const Eigen::VectorXd& v,
+                            Eigen::VectorXd* y) const {
+  matrix_->Multiply(v, y);
 }
 
-ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
-                                      const DistributedMatrix& distributed_m,
-                                      const Eigen::VectorXd& v,
-                                      const Eigen::VectorXd& r,
-                                      const MSolveFunction& m_solve,
-                                      double q_free_norm) {
+ErrorMeasures DistributedM::Measure(const GlobalProblem& problem,
+                                    const Eigen::VectorXd& v,
+                                    const Eigen::VectorXd& r,
+                                    const MSolveFunction& m_solve,
+                                    double q_free_norm) const {
   MProducts products;
-  distributed_m.Multiply(v, &products.m_v);
-  distributed_m.MultiplyAbs(v, &products.abs_m_abs_v);
-  products.diagonal = distributed_m.Diagonal();
+  matrix_->Multiply(v, &products.m_v);
+  matrix_->MultiplyAbs(v, &products.abs_m_abs_v);
+  products.diagonal = matrix_->Diagonal();
   return ComputeErrorMeasures(problem, products, v, r, m_solve, q_free_norm);
+}
+
+bool DistributedM::JacobianSolverFits(const LinearSolver* linear) const {
+  return dynamic_cast<const DistributedJacobianSolver*>(linear) != nullptr;
+}
+
+std::unique_ptr<LinearSolver> DistributedM::CreateJacobianSolver(
+    const LinearSolverOptions& options, std::string* message) const {
+  return DistributedJacobianSolver::Create(options, message);
+}
+
+bool DistributedM::JacobianBlockChanged(const LinearSolver& linear) const {
+  return dynamic_cast<const DistributedJacobianSolver&>(linear)
+      .BlockChangedOnAnyRank(matrix_->rows(), matrix_->cols());
+}
+
+void DistributedM::SetJacobianBlock(LinearSolver* linear) const {
+  dynamic_cast<DistributedJacobianSolver&>(*linear).SetLocalBlock(
+      matrix_->rows(), matrix_->cols());
+}
+
+void DistributedM::AddProductOutsideJ(const Eigen::VectorXd& x,
+                                      Eigen::VectorXd* y) const {
+  const int n = matrix_->num_rows();
+  Eigen::VectorXd mx;  // allocates: only for a regularized step's slope
+  matrix_->Multiply(x.head(n), &mx);
+  y->head(n) += mx;
+}
+
+void DistributedM::AppendEntriesOutsideJ(double scale,
+                                         std::vector<double>* values) const {
+  const std::vector<double>& local = matrix_->values();
+  const size_t offset = values->size();
+  values->resize(offset + local.size());
+  for (size_t k = 0; k < local.size(); ++k)
+    (*values)[offset + k] = local[k] * scale;
 }
 
 }  // namespace fcsn::internal

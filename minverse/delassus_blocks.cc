@@ -1,6 +1,6 @@
 // Block structure of W: components of M, contacts per component, and the
 // assembly of the summed blocks (see delassus_blocks.h).
-#include "nsgs/delassus_blocks.h"
+#include "minverse/delassus_blocks.h"
 
 #include <algorithm>
 #include <utility>

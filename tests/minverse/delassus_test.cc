@@ -1,7 +1,7 @@
-// Tests of nsgs/delassus.h: W and q_free built from one sparse factorization
+// Tests of minverse/delassus.h: W and q_free built from one sparse factorization
 // of M against dense H^T M^-1 H and H^T M^-1 f + w, the block sparsity, the
 // velocity recovery, and failures on singular, indefinite or malformed M.
-#include "nsgs/delassus.h"
+#include "minverse/delassus.h"
 
 #include <gtest/gtest.h>
 

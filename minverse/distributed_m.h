@@ -1,12 +1,11 @@
-// newton/distributed_m.h: a solve whose M is distributed over the ranks of
+// minverse/distributed_m.h: a solve whose M is distributed over the ranks of
 // options.linear_solver.mpi_communicator (the distributed overload
-// of Solver::Solve, fcsn/solver.h). The one place that decides "M is
-// distributed": Solver binds this object, and a non-null
-// SolveRun::distributed_m (newton/solve_run.h) routes every use of M:
+// of Solver::Solve, fcsn/solver.h): the distributed implementation of
+// minverse/m_services.h, which MChoice picks for that overload:
 //
 //   M v, |M| |v|     DistributedMatrix (linalg/distributed_matrix.h): local
 //                    products summed over the ranks (residual G, the merit's
-//                    scale s_eq, the error measures: MultiplyM, Measure);
+//                    scale s_eq, the error measures: Multiply, Measure);
 //   diag(M)          the same sum (RhoRule::kDiagonalEstimate);
 //   M^-1             a DistributedMumpsSolver factorization of M alone:
 //                    q_free = H^T M^-1 f + w, and for the exact rho rules
@@ -15,10 +14,11 @@
 //                    with sparse right-hand sides and solutions (ICNTL(30),
 //                    kBlockContactsPerBatch contacts per collective call);
 //   the Newton matrix  NewtonSystem appends the scaled local entries of M to
-//                    J_0's values, DistributedJacobianSolver factorizes
+//                    J_0's values (AppendEntriesOutsideJ),
+//                    DistributedJacobianSolver factorizes
 //                    (linalg/distributed_jacobian_solver.h).
 //
-// Bind() checks, collectively and in this order: MPI is ready; a fingerprint
+// Accept() checks, collectively and in this order: MPI is ready; a fingerprint
 // of the replicated data (sizes, H, f, w, mu, guess, the main options) is the
 // same on every rank; the scope (fcsn/solver.h: kNewton, MUMPS, no
 // m_upper_triangle, problem.M without stored entries), options and problem
@@ -31,8 +31,8 @@
 // unchanged bit for bit (compared with a local copy, decided by AnyRank);
 // only the local entries are compared, never a gathered M. The blocks W_aa
 // are kept with the factors while H (replicated) is bit for bit unchanged.
-#ifndef FCSN_NEWTON_DISTRIBUTED_M_H_
-#define FCSN_NEWTON_DISTRIBUTED_M_H_
+#ifndef FCSN_MINVERSE_DISTRIBUTED_M_H_
+#define FCSN_MINVERSE_DISTRIBUTED_M_H_
 
 #include <Eigen/Core>
 #include <memory>
@@ -44,7 +44,8 @@
 #include "fcsn/problem.h"
 #include "linalg/distributed_matrix.h"
 #include "linalg/mumps_distributed.h"
-#include "newton/rho.h"
+#include "minverse/m_services.h"
+#include "minverse/rho.h"
 
 namespace fcsn::internal {
 
@@ -56,41 +57,69 @@ namespace fcsn::internal {
 // 1024) calls.
 constexpr int kBlockContactsPerBatch = 1024;
 
-class DistributedM {
+class DistributedM final : public MServices {
  public:
   DistributedM();
-  ~DistributedM();
+  ~DistributedM() override;
   DistributedM(const DistributedM&) = delete;
   DistributedM& operator=(const DistributedM&) = delete;
 
-  // Collective; "" on success, else the message (the same on every rank).
-  std::string Bind(const SolverOptions& options,
-                   const GlobalProblem& problem,
-                   const LocalMatrixEntries& local_m,
-                   const Solution* guess);
+  // Collective, in the order of the header comment; local_m must not be null.
+  std::string Accept(const SolverOptions& options,
+                     const GlobalProblem& problem,
+                     const LocalMatrixEntries* local_m,
+                     const Solution* guess) override;
+  // Nothing: Accept() took the entries and Factorize() compares them.
+  void Bind(const GlobalProblem& problem) override;
   // Forgets the factorization of M (the linear-solver options changed).
   void Reset();
 
-  // After a successful Bind().
+  // After a successful Accept().
   const DistributedMatrix* matrix() const { return matrix_.get(); }
 
-  // rho and q_free into *scaling (collective), the distributed counterpart of
-  // ComputeScaling (newton/rho.h). False with a message (the same on every
-  // rank) when M cannot be factorized.
+  // Collective. second: unused (MUMPS' own parallelism).
   bool ComputeScaling(const GlobalProblem& problem,
                       const SolverOptions& options,
+                      const SecondThreadReady& second,
                       ScalingData* scaling,
-                      std::string* message);
+                      std::string* message) override;
   // Whether the last ComputeScaling() kept the factors (the blocks W_aa) of
   // an earlier solve.
   bool reused_factors() const { return reused_factors_; }
-  bool reused_blocks() const { return reused_blocks_; }
-  // After a successful ComputeScaling(): M^-1 f (the free-flight start).
-  const Eigen::VectorXd& free_velocity() const { return free_velocity_; }
-  // After a successful ComputeScaling(): x = M^-1 b by the LU of M
-  // (collective: every rank calls it in the same order), for the floor of
-  // the error measures.
-  MSolveFunction m_solve();
+  bool reused_blocks() const override { return reused_blocks_; }
+  const Eigen::VectorXd& free_velocity() const override {
+    return free_velocity_;
+  }
+  // By the LU of M (collective: every rank calls it in the same order).
+  MSolveFunction MSolve() override;
+
+  void Multiply(const GlobalProblem& problem,
+                const Eigen::VectorXd& v,
+                Eigen::VectorXd* y) const override;
+  ErrorMeasures Measure(const GlobalProblem& problem,
+                        const Eigen::VectorXd& v,
+                        const Eigen::VectorXd& r,
+                        const MSolveFunction& m_solve,
+                        double q_free_norm) const override;
+  bool collective() const override { return true; }
+
+  // J's solver is a DistributedJacobianSolver; M_out is all of M (this
+  // rank's entries): J's values hold only zeros in M's diagonal slots.
+  bool JacobianSolverFits(const LinearSolver* linear) const override;
+  std::unique_ptr<LinearSolver> CreateJacobianSolver(
+      const LinearSolverOptions& options, std::string* message) const override;
+  bool JacobianBlockChanged(const LinearSolver& linear) const override;
+  void SetJacobianBlock(LinearSolver* linear) const override;
+  void AddProductOutsideJ(const Eigen::VectorXd& x,
+                          Eigen::VectorXd* y) const override;
+  void AppendEntriesOutsideJ(double scale,
+                             std::vector<double>* values) const override;
+
+  // No local factors: NSGS, the hybrid and the setup overlap are not offered.
+  MInverse* sweep_factors() override { return nullptr; }
+  bool CanOverlapSetup() const override { return false; }
+  void Order() override {}
+  bool FactorizeOrdered() override { return false; }
 
  private:
   bool Factorize(const LinearSolverOptions& options, std::string* message);
@@ -127,21 +156,6 @@ bool DistributedDiagonalBlocks(DistributedMumpsSolver* solver,
                                std::vector<Eigen::Matrix3d>* blocks,
                                std::string* message);
 
-// y = M v: problem.M * v, or the distributed product when distributed_m is
-// not null (collective then).
-void MultiplyM(const GlobalProblem& problem,
-               const DistributedMatrix* distributed_m,
-               const Eigen::VectorXd& v,
-               Eigen::VectorXd* y);
-
-// The error measures of (v, r) with M distributed (collective).
-ErrorMeasures MeasureWithDistributedM(const GlobalProblem& problem,
-                                      const DistributedMatrix& distributed_m,
-                                      const Eigen::VectorXd& v,
-                                      const Eigen::VectorXd& r,
-                                      const MSolveFunction& m_solve,
-                                      double q_free_norm);
-
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NEWTON_DISTRIBUTED_M_H_
+#endif  // FCSN_MINVERSE_DISTRIBUTED_M_H_

@@ -1,9 +1,9 @@
-// nsgs/delassus_blocks.h: the block structure of the Delassus operator
+// minverse/delassus_blocks.h: the block structure of the Delassus operator
 // W = H^T M^-1 H (see delassus.h): which contacts share a connected component
 // of M, and the sum of per-component contributions into block-CSR. Internal to
 // delassus.cc.
-#ifndef FCSN_NSGS_DELASSUS_BLOCKS_H_
-#define FCSN_NSGS_DELASSUS_BLOCKS_H_
+#ifndef FCSN_MINVERSE_DELASSUS_BLOCKS_H_
+#define FCSN_MINVERSE_DELASSUS_BLOCKS_H_
 
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
@@ -106,4 +106,4 @@ void AssembleBlockCsr(std::vector<Contribution>* contributions,
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NSGS_DELASSUS_BLOCKS_H_
+#endif  // FCSN_MINVERSE_DELASSUS_BLOCKS_H_

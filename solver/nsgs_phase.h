@@ -1,4 +1,4 @@
-// newton/nsgs_phase.h: the NSGS phases of a solve (pure NSGS, the hybrid's
+// solver/nsgs_phase.h: the NSGS phases of a solve (pure NSGS, the hybrid's
 // warm start and fallbacks; formulations.md §7, §8).
 //
 // Method (chosen once per solve): Gauss-Seidel on the Delassus operator
@@ -19,15 +19,15 @@
 //   nsgs.Start();                              // at each solve
 //   NsgsResult result;
 //   if (!nsgs.Run(options, &m_inverse, &run, tol, sweeps, &result)) ...
-#ifndef FCSN_NEWTON_NSGS_PHASE_H_
-#define FCSN_NEWTON_NSGS_PHASE_H_
+#ifndef FCSN_SOLVER_NSGS_PHASE_H_
+#define FCSN_SOLVER_NSGS_PHASE_H_
 
 #include <memory>
 
 #include "fcsn/options.h"
 #include "linalg/m_factorization.h"
+#include "minverse/delassus.h"
 #include "newton/solve_run.h"
-#include "nsgs/delassus.h"
 #include "nsgs/nsgs.h"
 
 namespace fcsn::internal {
@@ -75,4 +75,4 @@ class NsgsPhase {
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NEWTON_NSGS_PHASE_H_
+#endif  // FCSN_SOLVER_NSGS_PHASE_H_

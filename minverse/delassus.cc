@@ -1,6 +1,6 @@
 // Delassus data from one sparse factorization of M (see delassus.h for the
 // math).
-#include "nsgs/delassus.h"
+#include "minverse/delassus.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "nsgs/delassus_blocks.h"
+#include "minverse/delassus_blocks.h"
 
 namespace fcsn::internal {
 namespace {

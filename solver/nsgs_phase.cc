@@ -1,4 +1,4 @@
-#include "newton/nsgs_phase.h"
+#include "solver/nsgs_phase.h"
 
 #include <algorithm>
 #include <limits>

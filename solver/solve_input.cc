@@ -1,5 +1,5 @@
-// The checks of a solve's input (newton/solve_input.h).
-#include "newton/solve_input.h"
+// The checks of a solve's input (solver/solve_input.h).
+#include "solver/solve_input.h"
 
 #include <cmath>
 #include <string>
@@ -10,12 +10,6 @@ const GlobalProblem& Resolved(const GlobalProblem& problem,
                               GlobalProblem* storage) {
   if (!problem.m_upper_triangle || !problem.Validate().empty()) return problem;
   return WithFullM(problem, storage);
-}
-
-std::string WhyInvalid(const SolverOptions& options,
-                       const GlobalProblem& problem) {
-  if (std::string why = options.Validate(); !why.empty()) return why;
-  return problem.Validate();
 }
 
 namespace {

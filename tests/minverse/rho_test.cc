@@ -1,9 +1,9 @@
-// Tests of newton/rho.h: the per-contact rho of every rule and q_free, against
+// Tests of minverse/rho.h: the per-contact rho of every rule and q_free, against
 // dense computations with M^-1 formed in the test; the elimination-tree
 // diagonal blocks W_aa = H_a^T M^-1 H_a (MInverse::DiagonalBlocks) against
 // the dense H^T M^-1 H, for symmetric (LDL^T) and non-symmetric (LU) M; the
 // guard for contacts attached to no free dof.
-#include "newton/rho.h"
+#include "minverse/rho.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// newton/rho.h: per-contact scaling rho and the free velocity q_free
+// minverse/rho.h: per-contact scaling rho and the free velocity q_free
 // (formulations.md §5, §9.1), from the one factorization of M of the solve
 // (linalg/m_factorization.h).
 //
@@ -23,11 +23,11 @@
 //
 // Guard: a contact with W_aa ~ 0 (touching no free dof: lambda_max(W_aa) at
 // most 1e-14 of the largest one, or not finite) gets the median rho of the
-// others (MedianOfUsable, nsgs/local_solvers.h); with the split rule, a
+// others (MedianOfUsable, minverse/block_rho.h); with the split rule, a
 // usable contact whose W_NN or lambda_max(W_TT) is ~ 0 uses lambda_max(W_aa)
 // for that part.
-#ifndef FCSN_NEWTON_RHO_H_
-#define FCSN_NEWTON_RHO_H_
+#ifndef FCSN_MINVERSE_RHO_H_
+#define FCSN_MINVERSE_RHO_H_
 
 #include <Eigen/Core>
 #include <string>
@@ -81,4 +81,4 @@ std::vector<Eigen::Matrix3d> DiagonalEstimateBlocks(const SparseMatrix& H,
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NEWTON_RHO_H_
+#endif  // FCSN_MINVERSE_RHO_H_

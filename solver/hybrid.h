@@ -1,4 +1,4 @@
-// newton/hybrid.h: the default policy, NSGS warm start -> Newton -> NSGS
+// solver/hybrid.h: the default policy, NSGS warm start -> Newton -> NSGS
 // fallback (SolverType::kHybrid, formulations.md §8, HybridOptions).
 //
 //   1. warm start (only when the NSGS phases are Gauss-Seidel on W): NSGS
@@ -12,15 +12,15 @@
 //      max_fallbacks times: fallback_sweeps NSGS sweeps from the best iterate
 //      so far, then back to 2. Converged, the budgets, the round-off limit and
 //      an abort end the solve, as does a line-search failure under kStop.
-#ifndef FCSN_NEWTON_HYBRID_H_
-#define FCSN_NEWTON_HYBRID_H_
+#ifndef FCSN_SOLVER_HYBRID_H_
+#define FCSN_SOLVER_HYBRID_H_
 
 #include <functional>
 
 #include "fcsn/options.h"
 #include "linalg/m_factorization.h"
-#include "newton/nsgs_phase.h"
 #include "newton/solve_run.h"
+#include "solver/nsgs_phase.h"
 
 namespace fcsn::internal {
 
@@ -36,4 +36,4 @@ void RunHybrid(const SolverOptions& options,
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NEWTON_HYBRID_H_
+#endif  // FCSN_SOLVER_HYBRID_H_

@@ -1,11 +1,11 @@
 // Per-contact rho and q_free (see rho.h for the rules).
-#include "newton/rho.h"
+#include "minverse/rho.h"
 
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
-#include "nsgs/local_solvers.h"
+#include "minverse/block_rho.h"
 
 namespace fcsn::internal {
 namespace {

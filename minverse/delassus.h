@@ -1,4 +1,4 @@
-// nsgs/delassus.h: the reduced (Delassus) form of a global problem, built
+// minverse/delassus.h: the reduced (Delassus) form of a global problem, built
 // from one sparse factorization of M and no dense inverse (formulations.md
 // §7.1, §5).
 //
@@ -40,8 +40,8 @@
 //   if (!delassus.Compute(problem, &m_inverse, &error)) { ... }  // not SPD
 //   const Eigen::Matrix3d& w_aa = delassus.DiagonalBlock(a);
 //   delassus.RecoverVelocity(problem, r, &v);  // v = M^-1 (H r + f)
-#ifndef FCSN_NSGS_DELASSUS_H_
-#define FCSN_NSGS_DELASSUS_H_
+#ifndef FCSN_MINVERSE_DELASSUS_H_
+#define FCSN_MINVERSE_DELASSUS_H_
 
 #include <Eigen/Core>
 #include <memory>
@@ -185,4 +185,4 @@ class Delassus {
 
 }  // namespace fcsn::internal
 
-#endif  // FCSN_NSGS_DELASSUS_H_
+#endif  // FCSN_MINVERSE_DELASSUS_H_

@@ -1,10 +1,8 @@
-#include "newton/hybrid.h"
+#include "solver/hybrid.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
-
-#include "newton/cold_start.h"
 
 namespace fcsn::internal {
 namespace {
@@ -78,16 +76,7 @@ void RunHybrid(const SolverOptions& options,
   if (WarmStartEnds(options, m_inverse, nsgs, run)) return;
   // Newton starting cold without warm-up sweeps (W over its budget, or none
   // asked for) starts as pure Newton does (SolverOptions::cold_start).
-  if (!run->has_guess && summary.nsgs_sweeps == 0) {
-    ApplyColdStart(options.cold_start,
-                   *run->problem,
-                   m_inverse->free_velocity(),
-                   run->scaling.q_free,
-                   run->scaling.rho,
-                   options.rho.initial_boost,
-                   &run->v,
-                   &run->r);
-  }
+  if (!run->has_guess && summary.nsgs_sweeps == 0) ApplyColdStart(options, run);
   // Newton's stall test hands over to NSGS, which pays only where NSGS is
   // Gauss-Seidel on W. Over the W budget the fallback is projected Jacobi,
   // which does not contract on FEM walls: there Newton runs to its own end as
