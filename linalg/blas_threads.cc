@@ -1,4 +1,4 @@
-// One BLAS thread during overlapped setups; see blas_threads.h.
+// The threads of OpenBLAS and of OpenMP teams; see blas_threads.h.
 #include "linalg/blas_threads.h"
 
 #include <dlfcn.h>
@@ -88,6 +88,17 @@ LoadedBlas DescribeLoadedBlas() {
 int BlasThreads() {
   const OpenBlasSetting blas = LoadedOpenBlas();
   return blas.get != nullptr ? blas.get() : 0;
+}
+
+void SerialOpenMpOnThisThread() {
+  using SetInt = void (*)(int);
+  const auto set_dynamic =
+      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_dynamic"));
+  const auto set_num_threads =
+      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  if (set_dynamic == nullptr || set_num_threads == nullptr) return;
+  set_dynamic(1);
+  set_num_threads(1);
 }
 
 }  // namespace fcsn::internal

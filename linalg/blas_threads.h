@@ -1,5 +1,7 @@
-// linalg/blas_threads.h: one BLAS thread while the setup runs two threads of
-// its own.
+// linalg/blas_threads.h: the one place fcsn sets the threads of the numerical
+// libraries it loads: OpenBLAS' pool (one BLAS thread while the setup runs
+// two threads of its own) and the OpenMP teams of CHOLMOD's loops on a calling
+// thread (SerialOpenMpOnThisThread).
 //
 // A threaded OpenBLAS (Debian's default, libopenblas0-pthread) serves the
 // BLAS calls of every caller thread from one pool sized by
@@ -44,6 +46,15 @@ class SingleBlasThread {
  private:
   bool active_;
 };
+
+// CHOLMOD's supernodal loops are OpenMP with num_threads(4) compiled in,
+// whatever OMP_NUM_THREADS says. On the calling thread, the runtime's dynamic
+// adjustment with one thread asked for (both per-thread settings of that
+// thread) gives them teams of one: M is factorized beside the second setup
+// thread, and 4 more threads on a 2-core machine only slow both down. The
+// runtime is the one CHOLMOD loaded (looked up, not linked); without one the
+// loops are serial anyway.
+void SerialOpenMpOnThisThread();
 
 // The BLAS threads the loaded OpenBLAS would use now (0 when there is no
 // OpenBLAS setting to read). For tests and reports.

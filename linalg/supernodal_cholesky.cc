@@ -3,7 +3,6 @@
 #include "linalg/supernodal_cholesky.h"
 
 #include <cholmod.h>
-#include <dlfcn.h>
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -16,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "linalg/blas_threads.h"
 #include "linalg/fill_ordering.h"
 #include "linalg/stored_pattern.h"
 
@@ -70,24 +70,6 @@ cholmod_sparse LowerView(const SparseMatrix& M) {
   A.sorted = 1;
   A.packed = 1;
   return A;
-}
-
-// CHOLMOD's supernodal loops are OpenMP with num_threads(4) compiled in,
-// whatever OMP_NUM_THREADS says. On this thread the runtime's dynamic
-// adjustment with one thread asked for (both per-thread settings of the
-// calling thread) gives them teams of one: M is factorized beside the second
-// setup thread, and 4 more threads on a 2-core machine only slow both down.
-// The runtime is the one CHOLMOD loaded (looked up, not linked); without one
-// the loops are serial anyway.
-void SerialOpenMpOnThisThread() {
-  using SetInt = void (*)(int);
-  const auto set_dynamic =
-      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_dynamic"));
-  const auto set_num_threads =
-      reinterpret_cast<SetInt>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  if (set_dynamic == nullptr || set_num_threads == nullptr) return;
-  set_dynamic(1);
-  set_num_threads(1);
 }
 
 // libgomp keeps a pool of threads per calling thread and is not fork-safe:
