@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -30,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "contact_steps.h"
 #include "elastic_bar_model.h"
 #include "fcsn/contact_status.h"
 #include "fcsn/fclib_io.h"
@@ -305,20 +305,16 @@ int main(int argc, char** argv) {
             << ", mass = " << bar->total_mass() << " kg" << std::endl;
   std::ofstream log;
   if (!s.log_path.empty()) {
-    log.open(s.log_path);
-    if (!log) {
-      std::cerr << "elastic_bar: cannot write " << s.log_path << "\n";
+    if (std::string why = fcsn::fem::OpenLog(s.log_path, &log); !why.empty()) {
+      std::cerr << "elastic_bar: " << why << "\n";
       return 2;
     }
     WriteLogHeader(log);
   }
-  if (!s.export_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(s.export_dir, ec);
-    if (ec) {
-      std::cerr << "elastic_bar: cannot create " << s.export_dir << "\n";
-      return 2;
-    }
+  if (std::string why = fcsn::fem::CreateOutputDirectory(s.export_dir);
+      !why.empty()) {
+    std::cerr << "elastic_bar: " << why << "\n";
+    return 2;
   }
   return RunSteps(
       s, *solver_type, bar.get(), s.log_path.empty() ? nullptr : &log);

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <vector>
 
+#include "contact_steps.h"
+
 namespace fcsn::elastic_bar {
 
 BarOptions BarOptions::Small() {
@@ -201,19 +203,10 @@ void ElasticBar::BuildStepProblem(GlobalProblem* problem) const {
 }
 
 bool ElasticBar::Advance(const Solution& solution, std::string* error) {
-  if (solution.v.size() != n() || solution.r.size() != m() ||
-      (solution.u.size() != 0 && solution.u.size() != m())) {
-    if (error != nullptr) {
-      *error = "ElasticBar::Advance: solution sizes (v " +
-               std::to_string(solution.v.size()) + ", r " +
-               std::to_string(solution.r.size()) +
-               ") do not match n = " + std::to_string(n()) +
-               ", m = " + std::to_string(m()) + ".";
-    }
-    return false;
-  }
-  if (!solution.v.allFinite() || !solution.r.allFinite()) {
-    if (error != nullptr) *error = "ElasticBar::Advance: v or r not finite.";
+  if (std::string why =
+          fem::WhyUnusableStep("ElasticBar::Advance", solution, n(), m());
+      !why.empty()) {
+    if (error != nullptr) *error = why;
     return false;
   }
   stepper_.Advance(solution.v, &q_, &v_);
@@ -226,17 +219,21 @@ StepDiagnostics ElasticBar::Diagnose(const Solution& solution,
                                      double slip_tolerance) const {
   StepDiagnostics out;
   if (solution.r.size() != m()) return out;
-  double max_rn = 0.0;
-  for (int a = 0; a < nc(); ++a) max_rn = std::max(max_rn, solution.r[3 * a]);
+  const double max_rn = fem::MaxNormalImpulse(solution.r);
   out.min_u_n = solution.u.size() == m() ? solution.u[0] : 0.0;
   for (int a = 0; a < nc(); ++a) {
     const Eigen::Vector3d r = solution.r.segment<3>(3 * a);
-    if (r[0] <= open_tolerance * max_rn) {
-      ++out.open;
-    } else if (r.tail<2>().norm() >= (1.0 - slip_tolerance) * mu_[a] * r[0]) {
-      ++out.slip;
-    } else {
-      ++out.stick;
+    switch (fem::ClassifyContact(
+        r, mu_[a], max_rn, open_tolerance, slip_tolerance)) {
+      case fem::ContactState::kOpen:
+        ++out.open;
+        break;
+      case fem::ContactState::kSlip:
+        ++out.slip;
+        break;
+      case fem::ContactState::kStick:
+        ++out.stick;
+        break;
     }
     out.sum_r += r;
     if (solution.u.size() == m()) {

@@ -30,7 +30,6 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -41,6 +40,7 @@
 #include <vector>
 
 #include "cli/mpi_session.h"
+#include "contact_steps.h"
 #include "fcsn/fclib_io.h"
 #include "fcsn/options.h"
 #include "fcsn/problem.h"
@@ -524,19 +524,17 @@ int main(int argc, char** argv) {
     return 1;
   }
   for (const std::string* dir : {&settings.export_dir, &settings.vtk_dir}) {
-    std::error_code ec;
-    if (!dir->empty()) std::filesystem::create_directories(*dir, ec);
-    if (ec) {
-      std::cerr << "masonry_wall: cannot create " << *dir << ": "
-                << ec.message() << "\n";
+    if (std::string why = fcsn::fem::CreateOutputDirectory(*dir);
+        !why.empty()) {
+      std::cerr << "masonry_wall: " << why << "\n";
       return 2;
     }
   }
   std::ofstream log;
   if (!settings.log_path.empty()) {
-    log.open(settings.log_path);
-    if (!log) {
-      std::cerr << "masonry_wall: cannot write " << settings.log_path << "\n";
+    if (std::string why = fcsn::fem::OpenLog(settings.log_path, &log);
+        !why.empty()) {
+      std::cerr << "masonry_wall: " << why << "\n";
       return 2;
     }
     WriteLogHeader(log);

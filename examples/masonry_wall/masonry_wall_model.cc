@@ -8,6 +8,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "contact_steps.h"
+
 namespace fcsn::masonry {
 
 namespace {
@@ -516,20 +518,10 @@ void MasonryWall::BuildStepProblem(GlobalProblem* problem) const {
 }
 
 bool MasonryWall::Advance(const Solution& solution, std::string* error) {
-  if (solution.v.size() != n() || solution.r.size() != m() ||
-      (solution.u.size() != 0 && solution.u.size() != m())) {
-    if (error != nullptr) {
-      *error = "MasonryWall::Advance: solution sizes (v " +
-               std::to_string(solution.v.size()) + ", r " +
-               std::to_string(solution.r.size()) +
-               ") do not match n = " + std::to_string(n()) +
-               ", m = " + std::to_string(m()) + ".";
-    }
-    return false;
-  }
-  if (!solution.v.allFinite() || !solution.r.allFinite()) {
-    if (error != nullptr)
-      *error = "MasonryWall::Advance: solution is not finite.";
+  if (std::string why =
+          fem::WhyUnusableStep("MasonryWall::Advance", solution, n(), m());
+      !why.empty()) {
+    if (error != nullptr) *error = why;
     return false;
   }
   const double h = options_.h;
@@ -556,19 +548,23 @@ StepDiagnostics MasonryWall::Diagnose(const Solution& solution,
                                       double slip_tolerance) const {
   StepDiagnostics out;
   if (solution.r.size() != m()) return out;
-  double max_rn = 0.0;
-  for (int a = 0; a < nc(); ++a) max_rn = std::max(max_rn, solution.r[3 * a]);
+  const double max_rn = fem::MaxNormalImpulse(solution.r);
   for (int a = 0; a < nc(); ++a) {
     const ContactPoint& c = contacts_[a];
     GroupDiagnostics& group = out.group(c.group);
     const Vector3d r = solution.r.segment<3>(3 * a);
     ++group.contacts;
-    if (r[0] <= open_tolerance * max_rn) {
-      ++group.open;
-    } else if (r.tail<2>().norm() >= (1.0 - slip_tolerance) * c.mu * r[0]) {
-      ++group.slip;
-    } else {
-      ++group.stick;
+    switch (
+        fem::ClassifyContact(r, c.mu, max_rn, open_tolerance, slip_tolerance)) {
+      case fem::ContactState::kOpen:
+        ++group.open;
+        break;
+      case fem::ContactState::kSlip:
+        ++group.slip;
+        break;
+      case fem::ContactState::kStick:
+        ++group.stick;
+        break;
     }
     group.sum_r_n += r[0];
     group.sum_impulse += c.frame * r;
