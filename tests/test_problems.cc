@@ -177,4 +177,12 @@ GlobalProblem WithoutLastContact(GlobalProblem problem) {
   return problem;
 }
 
+GlobalProblem WithoutM(const GlobalProblem& problem) {
+  GlobalProblem p = problem;
+  p.M.resize(problem.n(), problem.n());
+  p.M.data().squeeze();
+  p.M.makeCompressed();
+  return p;
+}
+
 }  // namespace fcsn::testing

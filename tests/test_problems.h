@@ -45,6 +45,10 @@ GlobalProblem OneContact(double mu,
 // step whose contacts changed).
 GlobalProblem WithoutLastContact(GlobalProblem problem);
 
+// `problem` with M's size but no stored entry: the replicated part of a solve
+// whose M is given as local entries (Solver::Solve's distributed overload).
+GlobalProblem WithoutM(const GlobalProblem& problem);
+
 }  // namespace fcsn::testing
 
 #endif  // FCSN_TESTS_TEST_PROBLEMS_H_

@@ -41,13 +41,7 @@ LocalMatrixEntries Share(const SparseMatrix& M) {
   return local;
 }
 
-GlobalProblem WithoutM(const GlobalProblem& problem) {
-  GlobalProblem p = problem;
-  p.M.resize(problem.n(), problem.n());
-  p.M.data().squeeze();
-  p.M.makeCompressed();
-  return p;
-}
+using testing::WithoutM;
 
 SolverOptions DistributedOptions() {
   SolverOptions options;

@@ -85,14 +85,7 @@ LocalMatrixEntries Share(const SparseMatrix& M, Partition p) {
   return local;
 }
 
-// The problem without M's entries (its size only).
-GlobalProblem WithoutM(const GlobalProblem& problem) {
-  GlobalProblem p = problem;
-  p.M.resize(problem.n(), problem.n());
-  p.M.data().squeeze();
-  p.M.makeCompressed();
-  return p;
-}
+using testing::WithoutM;
 
 // FNV-1a of the bits of x (the same vector on every rank <=> same hash).
 long long Bits(const Eigen::VectorXd& x) {
