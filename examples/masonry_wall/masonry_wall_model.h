@@ -83,6 +83,10 @@ enum class ContactGroup {
   kHeadJoint,   // "head": face centres of +x faces on the -x face of the right
                 // neighbour
 };
+// Courses of the wall and blocks per course (§5.1; one of them a half block).
+inline constexpr int kCourses = 3;
+inline constexpr int kBlocksPerCourse = 4;
+
 inline constexpr int kNumContactGroups = 5;
 inline constexpr std::array<ContactGroup, kNumContactGroups> kAllContactGroups =
     {ContactGroup::kBottomSupport,
