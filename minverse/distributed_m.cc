@@ -247,25 +247,24 @@ bool DistributedM::ComputeScaling(const GlobalProblem& problem,
   scaling->m_symmetric = false;  // an LU of M
   scaling->q_free = problem.H.transpose() * free_velocity_ + problem.w;
   scaling->q_free_norm = scaling->q_free.norm();
-  switch (options.rho.rule) {
-    case RhoRule::kExactDelassus:
-    case RhoRule::kSplitExactDelassus:
-      if (!DiagonalBlocks(problem.H, message)) {
-        *message = "M distributed: a solve for W_aa failed: " + *message;
-        return false;
-      }
-      scaling->rho = RhoFromBlocks(blocks_, options.rho);
-      break;
-    case RhoRule::kDiagonalEstimate:
-      scaling->rho = RhoFromBlocks(
-          DiagonalEstimateBlocks(problem.H, matrix_->Diagonal()), options.rho);
-      break;
-    case RhoRule::kConstant:
-      scaling->rho = RhoFromBlocks(std::vector<Eigen::Matrix3d>(problem.nc()),
-                                   options.rho);
-      break;
-  }
-  return true;
+  const ExactBlocks exact =
+      [this,
+       &problem](std::string* why) -> const std::vector<Eigen::Matrix3d>* {
+    if (!DiagonalBlocks(problem.H, why)) {
+      *why = "M distributed: a solve for W_aa failed: " + *why;
+      return nullptr;
+    }
+    return &blocks_;
+  };
+  return RhoOfRule(
+      options.rho,
+      problem.nc(),
+      exact,
+      [this, &problem] {
+        return DiagonalEstimateBlocks(problem.H, matrix_->Diagonal());
+      },
+      &scaling->rho,
+      message);
 }
 
 namespace {

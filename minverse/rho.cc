@@ -122,23 +122,43 @@ bool ComputeScaling(const GlobalProblem& problem,
   scaling->q_free_norm = m_inverse->q_free_norm();
   scaling->m_regular = m_inverse->regular();
   scaling->m_not_regular_reason = m_inverse->not_regular_reason();
+  // Without M^-1 (M not regular) the exact blocks do not exist: their diag(M)
+  // estimate stands in.
+  std::vector<Eigen::Matrix3d> estimate;
+  const ExactBlocks exact = [&](std::string*) {
+    if (scaling->m_regular) return &m_inverse->DiagonalBlocks(second);
+    estimate = DiagonalEstimateBlocks(problem);
+    return static_cast<const std::vector<Eigen::Matrix3d>*>(&estimate);
+  };
+  return RhoOfRule(
+      options,
+      problem.nc(),
+      exact,
+      [&problem] { return DiagonalEstimateBlocks(problem); },
+      &scaling->rho,
+      message);
+}
+
+bool RhoOfRule(const RhoOptions& options,
+               int nc,
+               const ExactBlocks& exact,
+               const EstimatedBlocks& estimated,
+               Eigen::VectorXd* rho,
+               std::string* message) {
   switch (options.rule) {
     case RhoRule::kExactDelassus:
-    case RhoRule::kSplitExactDelassus:
-      // Without M^-1 (M not regular) the exact blocks do not exist: their
-      // diag(M) estimate stands in.
-      scaling->rho =
-          scaling->m_regular
-              ? RhoFromBlocks(m_inverse->DiagonalBlocks(second), options)
-              : RhoFromBlocks(DiagonalEstimateBlocks(problem), options);
-      break;
+    case RhoRule::kSplitExactDelassus: {
+      const std::vector<Eigen::Matrix3d>* blocks = exact(message);
+      if (blocks == nullptr) return false;
+      *rho = RhoFromBlocks(*blocks, options);
+      return true;
+    }
     case RhoRule::kDiagonalEstimate:
-      scaling->rho = RhoFromBlocks(DiagonalEstimateBlocks(problem), options);
-      break;
+      *rho = RhoFromBlocks(estimated(), options);
+      return true;
     case RhoRule::kConstant:
-      scaling->rho =
-          RhoFromBlocks(std::vector<Eigen::Matrix3d>(problem.nc()), options);
-      break;
+      *rho = RhoFromBlocks(std::vector<Eigen::Matrix3d>(nc), options);
+      return true;
   }
   return true;
 }

@@ -30,6 +30,7 @@
 #define FCSN_MINVERSE_RHO_H_
 
 #include <Eigen/Core>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,23 @@ bool ComputeScaling(const GlobalProblem& problem,
                     std::string* message,
                     MInverse* m_inverse = nullptr,
                     const SecondThreadReady& second = {});
+
+// The blocks of a rule: the exact W_aa (null with *message set when they
+// cannot be computed; called only for the exact rules) and their diag(M)
+// estimate (called only for kDiagonalEstimate).
+using ExactBlocks =
+    std::function<const std::vector<Eigen::Matrix3d>*(std::string* message)>;
+using EstimatedBlocks = std::function<std::vector<Eigen::Matrix3d>()>;
+
+// rho of options.rule for nc contacts into *rho (the one switch over the
+// rules, for every implementation of M's services); false with exact()'s
+// message when the exact blocks fail.
+bool RhoOfRule(const RhoOptions& options,
+               int nc,
+               const ExactBlocks& exact,
+               const EstimatedBlocks& estimated,
+               Eigen::VectorXd* rho,
+               std::string* message);
 
 // The rule's per-contact rho from given diagonal blocks W_aa (nc of them; the
 // exact ones, or diag(M)-estimated ones for kDiagonalEstimate), including the

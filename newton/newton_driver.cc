@@ -172,8 +172,7 @@ bool NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
     return false;
   }
   run_->tail_boosted = true;
-  run_->rho_boost *= rho.tail_boost_factor;
-  run_->newton_rho = run_->rho_boost * run_->scaling.rho;
+  SetRhoBoost(run_->rho_boost * rho.tail_boost_factor, run_);
   return true;
 }
 
@@ -187,8 +186,7 @@ bool NewtonDriver::ReduceRhoOnStall(int k) {
   if (!progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio))
     return false;
   if (run_->rho_boost > 1.0) {
-    run_->rho_boost = std::max(1.0, run_->rho_boost / rho.boost_reduction);
-    run_->newton_rho = run_->rho_boost * run_->scaling.rho;
+    SetRhoBoost(std::max(1.0, run_->rho_boost / rho.boost_reduction), run_);
     ++run_->summary->rho_reductions;
   } else if (!detect_stall_ && !progress_.safeguarded &&
              options_->line_search.type == LineSearchType::kNone) {

@@ -71,6 +71,13 @@ struct SolveRun {
   EarlyFactors* early_factors = nullptr;
 };
 
+// Sets Newton's rho boost: run->rho_boost = boost and run->newton_rho = boost
+// * run->scaling.rho (the one place of that product).
+inline void SetRhoBoost(double boost, SolveRun* run) {
+  run->rho_boost = boost;
+  run->newton_rho = boost * run->scaling.rho;
+}
+
 // DG = D G: the residual G (n + m entries) weighted by the rows of D.
 inline void Weigh(const SolveRun& run,
                   const Eigen::VectorXd& G,

@@ -116,9 +116,9 @@ bool Solver::Impl::Start(const GlobalProblem& problem,
 
 void Solver::Impl::SetScales(SolveRun* run) const {
   const GlobalProblem& problem = *run->problem;
-  run->rho_boost = run->has_guess ? options_.rho.warm_initial_boost
-                                  : options_.rho.initial_boost;
-  run->newton_rho = run->rho_boost * run->scaling.rho;
+  internal::SetRhoBoost(run->has_guess ? options_.rho.warm_initial_boost
+                                       : options_.rho.initial_boost,
+                        run);
   // Row weights of the merit: the denominators of e_eq and (rho-scaled) e_nat,
   // fixed for the solve.
   Eigen::VectorXd m_v;
