@@ -165,8 +165,9 @@ void NewtonDriver::TrackProgress(int k, double merit) {
 
 bool NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
   const RhoOptions& rho = options_->rho;
+  // Never after a stall reduction (RhoOptions::tail_boost_factor says why).
   if (run_->tail_boosted || k <= progress_.start_iteration ||
-      rho.tail_boost_factor == 1.0 ||
+      run_->summary->rho_reductions > 0 || rho.tail_boost_factor == 1.0 ||
       options_->formulation == Formulation::kFischerBurmeister ||
       !(errors.Worst() < rho.tail_error)) {
     return false;

@@ -191,6 +191,13 @@ struct RhoOptions {
   // 136 iterations, Box_Stacks at 1e-10 11 -> 4; the nine refine-2 shear steps
   // 213 -> 178 iterations (121.9 -> 100.6 s), none more; gravity steps, the
   // elastic bar and the shared FCLib problems unchanged.
+  // Not after a stall reduction in the same solve: the stall showed that the
+  // slip set overshoots under the larger rho, and the tail boost would undo
+  // the reduction (a 5313-contact elastic block step, E = 1e9, warm-started:
+  // boost 100 -> 10 on the stall, then x30 = 300 in the tail, the overshoot
+  // again, 26 iterations; 20 without the tail boost; the walls' cold and warm
+  // steps never reduce before the tail and are unchanged;
+  // bench/results/fronts.md).
   // Worst measure below which the tail boost applies; > 0, default 1e-3.
   double tail_error = 1e-3;
   // Factor of the tail boost; >= 1 (1 disables it), default 30.

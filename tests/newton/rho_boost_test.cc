@@ -195,5 +195,42 @@ TEST(RhoBoostTest, ReductionRestartsFromTheLeastMeritAfterAColdStart) {
   EXPECT_NE(s.history[restart].e_eq, s.history[0].e_eq);
 }
 
+// After a stall reduction the tail boost stays off for the rest of the solve
+// (RhoOptions::tail_boost_factor): the boost never rises again once it has
+// been lowered. A stall test so strict that every window stalls lowers the
+// boost 30 -> 3 -> 1 before the worst measure reaches the tail threshold.
+TEST(RhoBoostTest, NoTailBoostAfterAStallReduction) {
+  const GlobalProblem problem =
+      testing::ReadSharedProblem("GFC3D_Example1.hdf5");
+  SolverOptions options = NewtonOnly();
+  options.cold_start = ColdStart::kZero;
+  options.rho.initial_boost = 30.0;
+  options.rho.tail_error = 1e-3;
+  options.rho.tail_boost_factor = 5.0;
+  options.rho.boost_window = 1;
+  options.rho.boost_stall_ratio = 1e-6;
+  Solver solver(options);
+  Solution x;
+  const SolverSummary s = solver.Solve(problem, nullptr, &x);
+  ASSERT_GT(s.rho_reductions, 0) << s.FullReport();
+  bool reduced = false;
+  bool below_tail_after_reduction = false;
+  for (size_t i = 1; i < s.history.size(); ++i) {
+    reduced = reduced || s.history[i].rho_boost < s.history[i - 1].rho_boost;
+    if (reduced && i + 1 < s.history.size() &&
+        Worst(s.history[i]) < options.rho.tail_error) {
+      below_tail_after_reduction = true;
+    }
+    if (reduced) {
+      EXPECT_LE(s.history[i].rho_boost, s.history[i - 1].rho_boost)
+          << "iterate " << i << "\n"
+          << s.FullReport();
+    }
+  }
+  EXPECT_TRUE(below_tail_after_reduction)
+      << "the tail threshold must be crossed after the reduction\n"
+      << s.FullReport();
+}
+
 }  // namespace
 }  // namespace fcsn
