@@ -49,7 +49,7 @@ void NewtonDriver::Run(const SolverOptions& options,
     if (SweepsFront(k, merit)) continue;
     TrackProgress(k, merit);
     if (BoostInTheTail(k, errors)) merit = Evaluate();
-    if (ReduceRhoOnStall(k)) continue;
+    if (ReduceRhoOnStall(k, merit)) continue;
     if (EndsOnBudget(k) || !ComputeDirection(k, merit) ||
         !Globalize(k, merit)) {
       return;
@@ -177,17 +177,27 @@ bool NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
   return true;
 }
 
-bool NewtonDriver::ReduceRhoOnStall(int k) {
+bool NewtonDriver::ReduceRhoOnStall(int k, double merit) {
   // rho continuation (RhoOptions): a stall under a boosted rho first lowers
   // the boost and restarts from the iterate of least merit under it; the
-  // stall test of EndsOnBudget only sees runs at the final rho. At the final
-  // rho, without a fallback (detect_stall_) and without a line search, the
-  // safeguard of RhoOptions switches on an Armijo search once.
+  // stall test of EndsOnBudget only sees runs at the final rho. A piece that
+  // stops converging under a boost (PieceWatch, newton/stall_detection.h)
+  // drops it to 1 at once. At the final rho, without a fallback
+  // (detect_stall_) and without a line search, the safeguard of RhoOptions
+  // switches on an Armijo search once.
   const RhoOptions& rho = options_->rho;
-  if (!progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio))
+  const bool piece_stalled =
+      progress_.piece.Update(run_->recorder.states(), merit, run_->rho_boost) &&
+      run_->rho_boost > 1.0;
+  if (!piece_stalled &&
+      !progress_.merits.Stalled(rho.boost_window, rho.boost_stall_ratio)) {
     return false;
+  }
   if (run_->rho_boost > 1.0) {
-    SetRhoBoost(std::max(1.0, run_->rho_boost / rho.boost_reduction), run_);
+    SetRhoBoost(piece_stalled
+                    ? 1.0
+                    : std::max(1.0, run_->rho_boost / rho.boost_reduction),
+                run_);
     ++run_->summary->rho_reductions;
   } else if (!detect_stall_ && !progress_.safeguarded &&
              options_->line_search.type == LineSearchType::kNone) {
@@ -207,6 +217,7 @@ void NewtonDriver::RestartFromLeastMerit(int k) {
   progress_.merits.Clear();
   progress_.recent_merits.clear();
   progress_.round_off.Reset();
+  progress_.piece.Reset();
   progress_.start_iteration = k;
   progress_.alpha = 0.0;
   progress_.trials = 0;

@@ -71,6 +71,7 @@ class NewtonDriver {
     MeritWindow merits;                // for both stall tests
     std::deque<double> recent_merits;  // 1/2 merit^2, non-monotone search
     RoundOffWatch round_off;
+    PieceWatch piece;    // the continuation's test of one smooth piece
     double alpha = 0.0;  // the last accepted step (recorded next iteration)
     int trials = 0;      // its line-search trials
     // Iteration of the point this run (or its last rho restart) began at.
@@ -104,7 +105,7 @@ class NewtonDriver {
   bool BoostInTheTail(int k, const ErrorMeasures& errors);
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
-  bool ReduceRhoOnStall(int k);
+  bool ReduceRhoOnStall(int k, double merit);
   // Restarts the run at iteration k from the iterate of least merit.
   void RestartFromLeastMerit(int k);
   // Step 4; true when the run ends here.

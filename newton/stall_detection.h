@@ -13,6 +13,16 @@
 // the semismooth residual is one smooth piece, on which Newton converges
 // quadratically near a solution; repeated failure to halve the error there
 // means rounding, not the method, sets it.
+//
+// PieceWatch (the rho continuation's second trigger): kPieceIterates
+// successive iterates under one boost on one piece (every contact state
+// unchanged) whose merit has not fallen below kPieceRatio times the first
+// one's. On one smooth piece Newton converges quadratically near a solution;
+// under a boosted rho the slip rows' direction s_T / ||s_T||, s_T = r_T -
+// rho u_T, is set by slip velocities near zero (slowly slipping contacts),
+// turns with them at every step and stops that convergence; the rule's rho
+// (boost 1) lets r_T set it. The driver then drops the boost to 1
+// (RhoOptions; bench/results/fronts.md, the theta = 0.5 blocks).
 #ifndef FCSN_NEWTON_STALL_DETECTION_H_
 #define FCSN_NEWTON_STALL_DETECTION_H_
 
@@ -75,6 +85,43 @@ class RoundOffWatch {
   std::vector<ContactStatus> previous_;
   double least_ = std::numeric_limits<double>::infinity();
   int stalls_ = 0;
+};
+
+class PieceWatch {
+ public:
+  void Reset() {
+    states_.clear();
+    merits_.clear();
+  }
+  // Feeds one iterate; true when the last kPieceIterates iterates are on one
+  // piece under one boost and the merit has not fallen below kPieceRatio times
+  // the first one's (the window then starts anew).
+  bool Update(const std::vector<ContactStatus>& states,
+              double merit,
+              double boost) {
+    if (boost != boost_ || states != states_) {
+      boost_ = boost;
+      states_ = states;
+      merits_.clear();
+    }
+    merits_.push_back(merit);
+    if (static_cast<int>(merits_.size()) < kPieceIterates) return false;
+    const bool slow = !(merits_.back() < kPieceRatio * merits_.front());
+    merits_.erase(merits_.begin());
+    if (slow) merits_.clear();
+    return slow;
+  }
+
+ private:
+  // Two Newton steps on one piece: quadratic convergence takes the merit down
+  // by far more than half in two steps once it starts, and two steps are the
+  // least that tell a turning direction from one unlucky step.
+  static constexpr int kPieceIterates = 3;
+  // "Not halved", as RoundOffWatch's test of one smooth piece.
+  static constexpr double kPieceRatio = 0.5;
+  std::vector<ContactStatus> states_;
+  std::vector<double> merits_;
+  double boost_ = 0.0;
 };
 
 }  // namespace fcsn::internal

@@ -141,7 +141,11 @@ struct RhoOptions {
   // `boost_window` iterations earlier, divides the boost by `boost_reduction`
   // (> 1, never below 1) and restarts from the iterate of least merit under
   // the boosted rho (a cold start itself excluded: its merit, that of the
-  // balance alone, says nothing of the contacts). The zero set of every
+  // balance alone, says nothing of the contacts); three iterates on one piece
+  // (every contact state unchanged) that do not halve the merit set the boost
+  // to 1 at once (newton/stall_detection.h, PieceWatch: slowly slipping
+  // contacts under a boosted rho; 3D blocks at theta = 1/2, largest count per
+  // step 24 -> 12, bench/results/fronts.md). The zero set of every
   // residual is the same for all rho > 0, so changing rho during a solve
   // changes the path, not the answer.
   // Why 30: on the 50 masonry-wall problems at tol 1e-8 a larger rho identifies
