@@ -197,6 +197,19 @@ TEST(ElasticBarTest, ConsistentMassSlidesDeceleratingByMuGThenRests) {
   ExpectSlidesDeceleratingByMuGThenRests(options);
 }
 
+// An nx x ny x 2 block at rest, pushed at x = 0 to 3 mu m g (a stick-slip
+// front runs over its contact face), with Young's modulus `young`.
+BarOptions PushedBlock(int nx, int ny, double young) {
+  BarOptions options;
+  options.nx = nx;
+  options.ny = ny;
+  options.nz = 2;
+  options.initial_velocity = 0.0;
+  options.push_factor = 3.0;
+  options.youngs_modulus = young;
+  return options;
+}
+
 // A 6 x 3 x 2 block at rest pushed at x = 0 to 3 mu m g over 8 steps, with
 // either mass and E = 2e11 or 1e9: a slip zone opens at the pushed end and
 // runs over the contact face; every step converges, the normal impulses carry
@@ -204,14 +217,8 @@ TEST(ElasticBarTest, ConsistentMassSlidesDeceleratingByMuGThenRests) {
 TEST(ElasticBarTest, PushedBlockConvergesWithEitherMass) {
   for (const bool consistent : {false, true}) {
     for (const double young : {2e11, 1e9}) {
-      BarOptions options;
-      options.nx = 6;
-      options.ny = 3;
-      options.nz = 2;
-      options.initial_velocity = 0.0;
-      options.push_factor = 3.0;
+      BarOptions options = PushedBlock(6, 3, young);
       options.push_ramp_steps = 8;
-      options.youngs_modulus = young;
       options.consistent_mass = consistent;
       SCOPED_TRACE(std::string(consistent ? "consistent" : "lumped") +
                    " mass, E = " + std::to_string(young));
@@ -241,13 +248,7 @@ TEST(ElasticBarTest, PushedBlockConvergesWithEitherMass) {
 // count per step was 24 (0fda2f6's method: 24), now 12; the bound leaves room
 // for round-off differences between machines.
 TEST(ElasticBarTest, HalfThetaPushedBlockStepsInBoundedIterations) {
-  BarOptions options;
-  options.nx = 20;
-  options.ny = 4;
-  options.nz = 2;
-  options.initial_velocity = 0.0;
-  options.push_factor = 3.0;
-  options.youngs_modulus = 1e9;
+  BarOptions options = PushedBlock(20, 4, 1e9);
   options.theta = 0.5;
   const std::unique_ptr<ElasticBar> bar = MakeBar(options);
   ASSERT_NE(bar, nullptr);
