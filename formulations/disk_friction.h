@@ -17,13 +17,24 @@
 //                         dF_T/du_N = -s^ dR/du_N,  dF_T/dr_N = -s^ dR/dr_N
 //   R = 0:                F_T = r_T,         dF_T/dr_T = I, others 0
 //
-// Only the "R > 0, ||s_T|| > R" branch divides, by ||s_T|| > R > 0.
+// Only the "R > 0, ||s_T|| > R" branch divides, by ||s_T|| > R > 0. A
+// prescribed piece (DiskPiece, formulations/residual.h) takes the first or
+// the second branch whatever ||s_T|| is, but for R = 0 and, for kSlip,
+// s_T = 0.
 #ifndef FCSN_FORMULATIONS_DISK_FRICTION_H_
 #define FCSN_FORMULATIONS_DISK_FRICTION_H_
 
 #include <Eigen/Core>
 
+#include "formulations/residual.h"
+
 namespace fcsn::internal {
+
+// The piece of the point: kNone for R <= 0 (open), else kStick or kSlip.
+inline DiskPiece DiskPieceAt(double norm_s_t, double radius) {
+  if (!(radius > 0.0)) return DiskPiece::kNone;
+  return norm_s_t <= radius ? DiskPiece::kStick : DiskPiece::kSlip;
+}
 
 // Writes F(0) and, if A, B are non-null, zeroes A and B and writes A(0,0),
 // B(0,0).
@@ -44,7 +55,7 @@ inline void EvaluateNormalRow(const Eigen::Vector3d& u,
 }
 
 // Writes F(1:2) and, if A, B are non-null, their rows 1:2 (A, B already zeroed
-// by EvaluateNormalRow).
+// by EvaluateNormalRow), on the point's piece or the prescribed one.
 inline void EvaluateDiskRows(const Eigen::Vector3d& u,
                              const Eigen::Vector3d& r,
                              const Eigen::Vector3d& rho,
@@ -53,7 +64,8 @@ inline void EvaluateDiskRows(const Eigen::Vector3d& u,
                              double d_radius_d_r_n,
                              Eigen::Vector3d* F,
                              Eigen::Matrix3d* A,
-                             Eigen::Matrix3d* B) {
+                             Eigen::Matrix3d* B,
+                             DiskPiece piece) {
   const Eigen::Vector2d rho_u_t(rho(1) * u(1), rho(2) * u(2));
   if (!(radius > 0.0)) {
     F->tail<2>() = r.tail<2>();
@@ -62,7 +74,10 @@ inline void EvaluateDiskRows(const Eigen::Vector3d& u,
   }
   const Eigen::Vector2d s_t = r.tail<2>() - rho_u_t;
   const double norm_s_t = s_t.norm();
-  if (norm_s_t <= radius) {
+  const bool slip_prescribed = piece == DiskPiece::kSlip && norm_s_t > 0.0;
+  if (piece == DiskPiece::kStick ||
+      (!slip_prescribed &&
+       DiskPieceAt(norm_s_t, radius) == DiskPiece::kStick)) {
     F->tail<2>() = rho_u_t;
     if (A != nullptr) {
       (*A)(1, 1) = rho(1);

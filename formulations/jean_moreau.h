@@ -37,17 +37,27 @@
 
 #include <Eigen/Core>
 
+#include "formulations/residual.h"
+
 namespace fcsn::internal {
 
-// F (non-null) and, when A and B are both non-null, the Jacobian blocks. A, B:
-// both null or both set.
+// The radius R of the friction disk (the header's formula).
+double JeanMoreauRadius(const Eigen::Vector3d& u,
+                        const Eigen::Vector3d& r,
+                        double mu,
+                        const Eigen::Vector3d& rho);
+
+// F (non-null) and, when A and B are both non-null, the Jacobian blocks, on
+// the point's tangential piece or the prescribed one (DiskPiece). A, B: both
+// null or both set.
 void JeanMoreauResidual(const Eigen::Vector3d& u,
                         const Eigen::Vector3d& r,
                         double mu,
                         const Eigen::Vector3d& rho,
                         Eigen::Vector3d* F,
                         Eigen::Matrix3d* A,
-                        Eigen::Matrix3d* B);
+                        Eigen::Matrix3d* B,
+                        DiskPiece piece = DiskPiece::kNone);
 
 }  // namespace fcsn::internal
 

@@ -45,6 +45,30 @@
 
 namespace fcsn {
 
+// The tangential piece of a disk formulation (AC, JM) at one contact, with
+// radius R (AC: mu (s_N)_+, JM: mu (r_N)_+): kStick ||s_T|| <= R, kSlip
+// ||s_T|| > R, kNone R = 0 (the contact is open: F_T = r_T). Prescribed to
+// EvaluateAll, kStick and kSlip evaluate that piece's formula and its
+// Jacobian at the point even where the point lies on the other piece (the
+// formulas extend smoothly across ||s_T|| = R), and kNone lets the point
+// choose. An open contact, and a prescribed kSlip at s_T = 0, keep the
+// point's own piece.
+enum class DiskPiece : signed char { kNone, kStick, kSlip };
+
+// Whether the formulation has disk pieces (AC and JM; NM and FB have none).
+bool HasDiskPieces(Formulation formulation);
+
+// For AC and JM: each contact's piece at (u, r) into pieces[0..nc) and its
+// s_T = r_T - Rho_T u_T into (*s_t)[2a..2a+1] (s_t resized to 2 nc). nc is
+// mu.size(). Not to be called for NM and FB (asserted).
+void ClassifyDiskPieces(Formulation formulation,
+                        const Eigen::VectorXd& u,
+                        const Eigen::VectorXd& r,
+                        const Eigen::VectorXd& mu,
+                        const Eigen::VectorXd& rho,
+                        DiskPiece* pieces,
+                        Eigen::VectorXd* s_t);
+
 // One contact. F only when A == nullptr && B == nullptr; otherwise both must be
 // non-null (if only one is given, the other block is computed into scratch
 // storage and discarded). F must be non-null.
@@ -63,7 +87,8 @@ void EvaluateContact(Formulation formulation,
 // Contact a uses entries 3a..3a+2. If only one of A, B is non-null, only F is
 // evaluated. nc is taken as mu.size(); if u, r, rho or F are shorter than 3 nc
 // (a caller bug), only the contacts they fully cover are evaluated (checked by
-// assert in debug builds).
+// assert in debug builds). pieces: nullptr, or nc prescribed DiskPiece values
+// (AC and JM; NM and FB ignore them).
 void EvaluateAll(Formulation formulation,
                  const Eigen::VectorXd& u,
                  const Eigen::VectorXd& r,
@@ -71,7 +96,8 @@ void EvaluateAll(Formulation formulation,
                  const Eigen::VectorXd& rho,
                  Eigen::VectorXd* F,
                  Eigen::Matrix3d* A,
-                 Eigen::Matrix3d* B);
+                 Eigen::Matrix3d* B,
+                 const DiskPiece* pieces = nullptr);
 
 }  // namespace fcsn
 

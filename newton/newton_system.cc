@@ -263,7 +263,8 @@ void NewtonSystem::Evaluate(const GlobalProblem& problem,
                             const Eigen::VectorXd& rho,
                             const Eigen::VectorXd& v,
                             const Eigen::VectorXd& r,
-                            bool with_jacobian) {
+                            bool with_jacobian,
+                            const DiskPiece* pieces) {
   u_.noalias() = problem.H.transpose() * v;
   u_ += problem.w;
   m_services_->Multiply(problem, v, &Mv_);
@@ -271,11 +272,13 @@ void NewtonSystem::Evaluate(const GlobalProblem& problem,
   G_.head(n_).noalias() -= problem.H * r;
   G_.head(n_) -= problem.f;
   if (!with_jacobian) {
-    EvaluateAll(formulation, u_, r, problem.mu, rho, &F_, nullptr, nullptr);
+    EvaluateAll(
+        formulation, u_, r, problem.mu, rho, &F_, nullptr, nullptr, pieces);
     G_.tail(m_) = F_;
     return;
   }
-  EvaluateAll(formulation, u_, r, problem.mu, rho, &F_, A_.data(), B_.data());
+  EvaluateAll(
+      formulation, u_, r, problem.mu, rho, &F_, A_.data(), B_.data(), pieces);
   G_.tail(m_) = F_;
   const int nc = m_ / 3;
   for (int a = 0; a < nc; ++a) {

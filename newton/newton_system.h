@@ -26,6 +26,7 @@
 
 #include "fcsn/problem.h"
 #include "fcsn/types.h"
+#include "formulations/residual.h"
 #include "linalg/linear_solver.h"
 #include "linalg/stored_pattern.h"
 #include "minverse/m_services.h"
@@ -51,13 +52,16 @@ class NewtonSystem {
   void SetMatrixValues(const GlobalProblem& problem, const MServices& m);
 
   // Computes u = H^T v + w, the residual G(z) and, if with_jacobian, the values
-  // of A H^T and B. Allocation-free after Build().
+  // of A H^T and B, on each contact's own piece or, with pieces (nc values;
+  // AC and JM), on the prescribed ones (formulations/residual.h, DiskPiece).
+  // Allocation-free after Build().
   void Evaluate(const GlobalProblem& problem,
                 Formulation formulation,
                 const Eigen::VectorXd& rho,
                 const Eigen::VectorXd& v,
                 const Eigen::VectorXd& r,
-                bool with_jacobian);
+                bool with_jacobian,
+                const DiskPiece* pieces = nullptr);
 
   // Values of D J C, the matrix equilibrated by units: rows scaled by row_eq
   // (equilibrium) or row_contact, columns by column_v (v) or column_r (r).
