@@ -32,6 +32,9 @@ void NewtonDriver::Run(const SolverOptions& options,
   progress_.start_iteration = run->summary->iterations;
   front_.Reset();
   front_sweeps_ = 0;
+  pieces_.Start(run->has_guess);
+  point_pieces_.resize(m / 3);
+  ahead_pieces_.resize(m / 3);
   direction_.Reset();
   // A time step started from the previous step's solution: the last factors
   // of that step's converged run may serve the first direction
@@ -50,10 +53,10 @@ void NewtonDriver::Run(const SolverOptions& options,
     TrackProgress(k, merit);
     if (BoostInTheTail(k, errors)) merit = Evaluate();
     if (ReduceRhoOnStall(k, merit)) continue;
-    if (EndsOnBudget(k) || !ComputeDirection(k, merit) ||
-        !Globalize(k, merit)) {
-      return;
-    }
+    if (EndsOnBudget(k)) return;
+    ChoosePieces(merit, errors.Worst());
+    if (!ComputeDirection(k, merit) || !Globalize(k, merit)) return;
+    pieces_.StepTaken(progress_.alpha * direction_.d());
     run->v += progress_.alpha * direction_.d().head(n);
     run->r += progress_.alpha * direction_.d().tail(m);
     ++run->summary->iterations;
@@ -70,6 +73,54 @@ double NewtonDriver::Evaluate() {
                     /*with_jacobian=*/true);
   Weigh(*run_, system_->residual(), &DG_);
   return DG_.norm();
+}
+
+void NewtonDriver::ChoosePieces(double merit, double worst) {
+  const Formulation formulation = options_->formulation;
+  // A line search needs the merit's own slope along the direction: with one
+  // (LineSearchOptions, or the safeguard), the model keeps the point's pieces.
+  if (!HasDiskPieces(formulation) || progress_.safeguarded ||
+      options_->line_search.type != LineSearchType::kNone) {
+    return;
+  }
+  const GlobalProblem& problem = *run_->problem;
+  const Eigen::VectorXd& rho = run_->newton_rho;
+  // The system was last evaluated at the iterate: its u is z_k's.
+  ClassifyDiskPieces(formulation,
+                     system_->u(),
+                     run_->r,
+                     problem.mu,
+                     rho,
+                     point_pieces_.data(),
+                     &s_t_);
+  const bool look_ahead = pieces_.Begin(point_pieces_, s_t_, merit, worst);
+  if (look_ahead) {
+    const int n = problem.n();
+    v_trial_ = run_->v + pieces_.last_step().head(n);
+    r_trial_ = run_->r + pieces_.last_step().tail(problem.m());
+    ScopedTimer timer(&run_->summary->timings.residual_jacobian);
+    system_->Evaluate(problem, formulation, rho, v_trial_, r_trial_, false);
+    ClassifyDiskPieces(formulation,
+                       system_->u(),
+                       r_trial_,
+                       problem.mu,
+                       rho,
+                       ahead_pieces_.data(),
+                       &s_t_trial_);
+    pieces_.LookAhead(ahead_pieces_);
+  }
+  if (pieces_.Prescribed() == nullptr && !look_ahead) return;
+  // G, J and D G at the iterate again, on the chosen pieces (or on its own
+  // after a look-ahead that chose none: the system holds the trial point).
+  ScopedTimer timer(&run_->summary->timings.residual_jacobian);
+  system_->Evaluate(problem,
+                    formulation,
+                    rho,
+                    run_->v,
+                    run_->r,
+                    /*with_jacobian=*/true,
+                    pieces_.Prescribed());
+  Weigh(*run_, system_->residual(), &DG_);
 }
 
 double NewtonDriver::EvaluateAndRecord(int k, ErrorMeasures* errors) {
@@ -137,6 +188,7 @@ bool NewtonDriver::SweepsFront(int k, double merit) {
   progress_ = Progress();
   progress_.start_iteration = k;
   front_.Reset();
+  pieces_.Reset();
   return true;
 }
 
@@ -218,6 +270,7 @@ void NewtonDriver::RestartFromLeastMerit(int k) {
   progress_.recent_merits.clear();
   progress_.round_off.Reset();
   progress_.piece.Reset();
+  pieces_.Reset();
   progress_.start_iteration = k;
   progress_.alpha = 0.0;
   progress_.trials = 0;

@@ -20,6 +20,10 @@
 //      restarts from the iterate of least merit under the previous boost;
 //   4. end on the budgets: the stall test (hybrid only), max_iterations, the
 //      deadline;
+//   4b. the pieces of the model (AC, JM, full steps; newton/piece_choice.h):
+//      a slip that reversed sticks, and while a front moves, the contacts
+//      that the last step repeated would put outside their disk slip; G, J
+//      and D G are then evaluated again on those pieces;
 //   5. direction: J d = -G (newton/newton_direction.h: factorization with
 //      the singular-J regularization, mixed-precision re-entry, solve);
 //   6. globalization: the line search on 1/2 ||D G||^2 (newton/line_search.h)
@@ -37,12 +41,14 @@
 #include <Eigen/Core>
 #include <deque>
 #include <limits>
+#include <vector>
 
 #include "fcsn/options.h"
 #include "linalg/linear_solver.h"
 #include "newton/front_detector.h"
 #include "newton/newton_direction.h"
 #include "newton/newton_system.h"
+#include "newton/piece_choice.h"
 #include "newton/solve_run.h"
 #include "newton/stall_detection.h"
 
@@ -112,6 +118,10 @@ class NewtonDriver {
   bool EndsOnBudget(int k);
   // The time limit has passed (on any rank, with MPI MUMPS).
   bool DeadlinePassed() const;
+  // Step 4b (AC and JM): the pieces of the next model (PieceChoice); when
+  // they differ from the iterate's own, G, J and DG_ are evaluated again on
+  // them.
+  void ChoosePieces(double merit, double worst);
   // Step 5; false (status set) when no direction could be computed.
   bool ComputeDirection(int k, double merit);
   // Step 6; false (status set) when the failure policy ends the run.
@@ -129,6 +139,9 @@ class NewtonDriver {
   Progress progress_;
   FrontDetector front_;
   int front_sweeps_ = 0;
+  PieceChoice pieces_;
+  std::vector<DiskPiece> point_pieces_, ahead_pieces_;
+  Eigen::VectorXd s_t_, s_t_trial_;
   // Kept across Run() calls, and so across the solves of one Solver: the
   // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;

@@ -243,10 +243,12 @@ TEST(ElasticBarTest, PushedBlockConvergesWithEitherMass) {
 // theta = 1/2 carries the elastic waves from step to step, so the slip
 // velocities of the pushed block's contacts stay near zero and change sign:
 // under a boosted rho the slip rows' directions then turn at every Newton
-// step on an unchanged piece (newton/stall_detection.h, PieceWatch). A 20 x 4
-// x 2 block, E = 1e9, pushed over 30 steps: before the piece test the largest
-// count per step was 24 (0fda2f6's method: 24), now 12; the bound leaves room
-// for round-off differences between machines.
+// step on an unchanged piece (newton/stall_detection.h, PieceWatch), and a
+// slip whose model reversed it flips to the other side of its disk
+// (newton/piece_choice.h). A 20 x 4 x 2 block, E = 1e9, pushed over 30 steps:
+// the largest count per step was 24 with 0fda2f6's method, 12 with the piece
+// test alone, 7 now; the bound leaves room for round-off differences
+// between machines.
 TEST(ElasticBarTest, HalfThetaPushedBlockStepsInBoundedIterations) {
   BarOptions options = PushedBlock(20, 4, 1e9);
   options.theta = 0.5;
@@ -259,7 +261,7 @@ TEST(ElasticBarTest, HalfThetaPushedBlockStepsInBoundedIterations) {
         << "step " << k + 1 << ": " << records[k].summary.BriefReport();
     largest = std::max(largest, records[k].summary.iterations);
   }
-  EXPECT_LE(largest, 16);
+  EXPECT_LE(largest, 10);
   EXPECT_GT(records.back().diagnostics.slip, 0);  // the front has run
 }
 
