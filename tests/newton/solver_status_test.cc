@@ -52,17 +52,13 @@ SolverOptions FailingLineSearch(SolverType type,
 }
 
 // A stall test no Newton iteration passes: the merit must drop 1000x per
-// iteration (stall_window 1, stall_ratio 1e-3). With the natural map: AC's
-// Newton, whose model sticks the contacts it slid backwards
-// (newton/piece_choice.h), converges two iterations after the first
-// fallback's sweep, before the stall test has its two merits.
+// iteration (stall_window 1, stall_ratio 1e-3).
 SolverOptions StallingHybrid(int max_fallbacks) {
   SolverOptions options = Options(SolverType::kHybrid);
   options.hybrid.stall_window = 1;
   options.hybrid.stall_ratio = 1e-3;
   options.hybrid.max_fallbacks = max_fallbacks;
   options.hybrid.fallback_sweeps = 1;  // too few for NSGS to converge
-  options.formulation = Formulation::kNaturalMap;
   return options;
 }
 
@@ -84,7 +80,8 @@ TEST(SolverStatusTest, StallEndsTheHybridWhenNoFallbackIsLeft) {
 }
 
 // Each fallback sweeps once and Newton stalls again: the solve ends stalled
-// after exactly max_fallbacks fallbacks.
+// after exactly max_fallbacks fallbacks (the lattice's Newton converges after
+// a third one).
 TEST(SolverStatusTest, FallbacksStopAtTheirBudget) {
   for (int budget : {1, 2}) {
     Solver solver(StallingHybrid(budget));
