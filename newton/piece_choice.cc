@@ -33,7 +33,7 @@ bool PieceChoice::Begin(const std::vector<DiskPiece>& at_point,
   prescribed_ = false;
   const int slips = Slips(at_point);
   bool look = false;
-  if (has_step_ && used_.size() == at_point.size()) {
+  if (warm_started_ && has_step_ && used_.size() == at_point.size()) {
     for (size_t a = 0; a < at_point.size(); ++a) {
       if (used_[a] == DiskPiece::kSlip && at_point[a] == DiskPiece::kSlip &&
           s_t.segment<2>(2 * a).dot(s_t_previous_.segment<2>(2 * a)) < 0.0) {
@@ -43,8 +43,8 @@ bool PieceChoice::Begin(const std::vector<DiskPiece>& at_point,
     }
     const bool rising = merit > previous_merit_;
     if (rising && looked_ahead_) look_ahead_off_ = true;
-    look = warm_started_ && !look_ahead_off_ && !rising &&
-           worst > kLookAheadError && slips > previous_slips_;
+    look = !look_ahead_off_ && !rising && worst > kLookAheadError &&
+           slips > previous_slips_;
     advance_ = slips - used_slips_;
   }
   s_t_previous_ = s_t;

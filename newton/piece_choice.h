@@ -1,8 +1,9 @@
 // newton/piece_choice.h: the tangential pieces of Newton's next linear model
 // for the disk formulations (Alart-Curnier, Jean-Moreau; DiskPiece in
 // formulations/residual.h). Semismooth Newton takes each contact's piece at
-// the iterate z_k; two rules, both read from the last step
-// dz = z_k - z_{k-1}, choose otherwise:
+// the iterate z_k; in a run from a guess (the previous time step's answer),
+// two rules, both read from the last step dz = z_k - z_{k-1}, choose
+// otherwise:
 //
 //   reversal   a contact the last model held on its slip piece that is on
 //              its slip piece again, with s_T(z_k) . s_T(z_{k-1}) < 0, gets
@@ -11,8 +12,7 @@
 //              primal-dual active sets), so it sticks; by point, under a
 //              boosted rho, it would slip backwards next and a slip front
 //              that overshot would not retreat.
-//   look-ahead in a run from a guess (the previous time step's answer),
-//              while a front moves: the worst measure > kLookAheadError, the
+//   look-ahead while a front moves: the worst measure > kLookAheadError, the
 //              merit has not risen, and the point has more slips than
 //              z_{k-1} had; then every contact sticking at z_k but slipping
 //              at z_k + dz (the last step once more) gets its slip piece,
@@ -26,9 +26,14 @@
 // front, and each iteration moves the front by a fixed fraction (0.6-0.7 on
 // the pushed 3D blocks) of what remains: the count per step grows with
 // log(front travel / mesh size). The contacts that z_k + dz puts outside
-// their disk are those the next step would switch after this one. From a
-// cold start the first step is no such increment (it builds the whole
-// answer): on 4 of the 50 cold walls a look-ahead cost 2-3 iterations.
+// their disk are those the next step would switch after this one.
+//
+// Why only from a guess: from a cold start the first step is no load
+// increment (it builds the whole answer), and the first iterates' slip
+// directions still wander. There a look-ahead cost 2-3 iterations on 4 of
+// the 50 cold walls, and the reversal rule stuck GFC3D_OneContact's one
+// slipping contact for an iteration (7 -> 9) and Box_Stacks (pure AC from
+// zero, 8 -> 13), though it shortened the sliding lattice's (9 -> 4).
 // bench/results/fronts.md has the measurements.
 #ifndef FCSN_NEWTON_PIECE_CHOICE_H_
 #define FCSN_NEWTON_PIECE_CHOICE_H_
@@ -49,7 +54,7 @@ inline constexpr double kLookAheadError = 1e-2;
 
 class PieceChoice {
  public:
-  // A new Newton run; from a guess (warm_started) it may look ahead.
+  // A new Newton run; the rules apply to runs from a guess (warm_started).
   void Start(bool warm_started);
   // Forgets the last step (a restart, a sweep).
   void Reset();

@@ -118,14 +118,18 @@ TEST(PieceChoiceTest, NoLookAheadInTheTailOrWhenTheMeritRises) {
   }
 }
 
-TEST(PieceChoiceTest, NoLookAheadFromAColdStart) {
+TEST(PieceChoiceTest, NothingFromAColdStart) {
   PieceChoice choice;
   choice.Start(/*warm_started=*/false);
-  const Eigen::VectorXd s = St({-1, -1, 1, 1});
-  choice.Begin({P::kSlip, P::kStick, P::kStick, P::kStick}, s, 1.0, 0.1);
+  choice.Begin({P::kSlip, P::kStick, P::kStick, P::kStick},
+               St({-1, -1, 1, 1}),
+               1.0,
+               0.1);
   choice.StepTaken(kStep);
-  EXPECT_FALSE(
-      choice.Begin({P::kSlip, P::kSlip, P::kStick, P::kStick}, s, 0.6, 0.1));
+  // A look-ahead's conditions hold and contact 0 reversed: neither rule.
+  EXPECT_FALSE(choice.Begin(
+      {P::kSlip, P::kSlip, P::kStick, P::kStick}, St({1, -1, 1, 1}), 0.6, 0.1));
+  EXPECT_EQ(choice.Prescribed(), nullptr);
 }
 
 TEST(PieceChoiceTest, ARisingMeritAfterALookAheadEndsThem) {
