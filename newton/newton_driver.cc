@@ -56,7 +56,7 @@ void NewtonDriver::Run(const SolverOptions& options,
     if (EndsOnBudget(k)) return;
     ChoosePieces(merit, errors.Worst());
     if (!ComputeDirection(k, merit) || !Globalize(k, merit)) return;
-    pieces_.StepTaken(progress_.alpha * direction_.d());
+    if (PiecesApply()) pieces_.StepTaken(progress_.alpha * direction_.d());
     run->v += progress_.alpha * direction_.d().head(n);
     run->r += progress_.alpha * direction_.d().tail(m);
     ++run->summary->iterations;
@@ -75,14 +75,17 @@ double NewtonDriver::Evaluate() {
   return DG_.norm();
 }
 
-void NewtonDriver::ChoosePieces(double merit, double worst) {
-  const Formulation formulation = options_->formulation;
+bool NewtonDriver::PiecesApply() const {
   // A line search needs the merit's own slope along the direction: with one
   // (LineSearchOptions, or the safeguard), the model keeps the point's pieces.
-  if (!HasDiskPieces(formulation) || progress_.safeguarded ||
-      options_->line_search.type != LineSearchType::kNone) {
-    return;
-  }
+  return HasDiskPieces(options_->formulation) && pieces_.active() &&
+         !progress_.safeguarded &&
+         options_->line_search.type == LineSearchType::kNone;
+}
+
+void NewtonDriver::ChoosePieces(double merit, double worst) {
+  if (!PiecesApply()) return;
+  const Formulation formulation = options_->formulation;
   const GlobalProblem& problem = *run_->problem;
   const Eigen::VectorXd& rho = run_->newton_rho;
   // The system was last evaluated at the iterate: its u is z_k's.
@@ -107,7 +110,7 @@ void NewtonDriver::ChoosePieces(double merit, double worst) {
                        rho,
                        ahead_pieces_.data(),
                        &s_t_trial_);
-    pieces_.LookAhead(ahead_pieces_);
+    pieces_.LookAhead(point_pieces_, ahead_pieces_);
   }
   if (pieces_.Prescribed() == nullptr && !look_ahead) return;
   // G, J and D G at the iterate again, on the chosen pieces (or on its own

@@ -122,6 +122,8 @@ class NewtonDriver {
   // they differ from the iterate's own, G, J and DG_ are evaluated again on
   // them.
   void ChoosePieces(double merit, double worst);
+  // Whether the piece rules apply to this run and its next step.
+  bool PiecesApply() const;
   // Step 5; false (status set) when no direction could be computed.
   bool ComputeDirection(int k, double merit);
   // Step 6; false (status set) when the failure policy ends the run.

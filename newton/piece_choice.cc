@@ -28,7 +28,6 @@ bool PieceChoice::Begin(const std::vector<DiskPiece>& at_point,
                         const Eigen::VectorXd& s_t,
                         double merit,
                         double worst) {
-  at_point_ = at_point;
   model_ = at_point;
   prescribed_ = false;
   const int slips = Slips(at_point);
@@ -54,14 +53,15 @@ bool PieceChoice::Begin(const std::vector<DiskPiece>& at_point,
   return look;
 }
 
-void PieceChoice::LookAhead(const std::vector<DiskPiece>& ahead) {
+void PieceChoice::LookAhead(const std::vector<DiskPiece>& at_point,
+                            const std::vector<DiskPiece>& ahead) {
   int added = 0;
   for (size_t a = 0; a < ahead.size(); ++a) {
-    added += at_point_[a] == DiskPiece::kStick && ahead[a] == DiskPiece::kSlip;
+    added += at_point[a] == DiskPiece::kStick && ahead[a] == DiskPiece::kSlip;
   }
   if (added == 0 || added > advance_) return;
   for (size_t a = 0; a < ahead.size(); ++a) {
-    if (at_point_[a] == DiskPiece::kStick && ahead[a] == DiskPiece::kSlip)
+    if (at_point[a] == DiskPiece::kStick && ahead[a] == DiskPiece::kSlip)
       model_[a] = DiskPiece::kSlip;
   }
   prescribed_ = true;

@@ -56,6 +56,8 @@ class PieceChoice {
  public:
   // A new Newton run; the rules apply to runs from a guess (warm_started).
   void Start(bool warm_started);
+  // Whether the rules apply to this run (one from a guess).
+  bool active() const { return warm_started_; }
   // Forgets the last step (a restart, a sweep).
   void Reset();
   // At z_k: the point's pieces and s_T (ClassifyDiskPieces), its merit and
@@ -65,7 +67,9 @@ class PieceChoice {
              const Eigen::VectorXd& s_t,
              double merit,
              double worst);
-  void LookAhead(const std::vector<DiskPiece>& ahead);
+  // at_point: Begin()'s.
+  void LookAhead(const std::vector<DiskPiece>& at_point,
+                 const std::vector<DiskPiece>& ahead);
   // The pieces of the next model, or nullptr when they are the point's own.
   const DiskPiece* Prescribed() const {
     return prescribed_ ? model_.data() : nullptr;
@@ -78,13 +82,12 @@ class PieceChoice {
   bool warm_started_ = false;
   bool has_step_ = false;
   Eigen::VectorXd step_;
-  std::vector<DiskPiece> at_point_;  // the pieces of z_k
-  std::vector<DiskPiece> model_;     // those of the next model
-  std::vector<DiskPiece> used_;      // those of the last model
-  Eigen::VectorXd s_t_previous_;     // s_T at z_{k-1}
-  int used_slips_ = 0;               // slip pieces in used_
-  int previous_slips_ = 0;           // slips at z_{k-1}
-  int advance_ = 0;                  // slips the last step added
+  std::vector<DiskPiece> model_;  // those of the next model
+  std::vector<DiskPiece> used_;   // those of the last model
+  Eigen::VectorXd s_t_previous_;  // s_T at z_{k-1}
+  int used_slips_ = 0;            // slip pieces in used_
+  int previous_slips_ = 0;        // slips at z_{k-1}
+  int advance_ = 0;               // slips the last step added
   double previous_merit_ = 0.0;
   bool prescribed_ = false;
   bool looked_ahead_ = false;  // the last model came from a look-ahead

@@ -66,14 +66,12 @@ TEST(PieceChoiceTest, LookAheadAddsNoMoreSlipsThanTheStepDid) {
       0.1);
   choice.StepTaken(step);
   // The step added one slip (contact 1): a look-ahead adding one applies.
-  ASSERT_TRUE(choice.Begin(
-      {P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick, P::kStick},
-      s,
-      0.6,
-      0.1));
+  const std::vector<P> one = {
+      P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick, P::kStick};
+  ASSERT_TRUE(choice.Begin(one, s, 0.6, 0.1));
   EXPECT_EQ(choice.last_step(), step);
   choice.LookAhead(
-      {P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick});
+      one, {P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick});
   EXPECT_EQ(
       Model(choice, 6),
       (std::vector<P>{
@@ -81,13 +79,11 @@ TEST(PieceChoiceTest, LookAheadAddsNoMoreSlipsThanTheStepDid) {
   choice.StepTaken(step);
   // The model had 3 slip pieces and the point has 4: the step added one, and
   // a look-ahead adding two is refused.
-  ASSERT_TRUE(choice.Begin(
-      {P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick},
-      s,
-      0.4,
-      0.1));
+  const std::vector<P> four = {
+      P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick};
+  ASSERT_TRUE(choice.Begin(four, s, 0.4, 0.1));
   choice.LookAhead(
-      {P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kSlip});
+      four, {P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kSlip});
   EXPECT_EQ(choice.Prescribed(), nullptr);
 }
 
@@ -142,13 +138,11 @@ TEST(PieceChoiceTest, ARisingMeritAfterALookAheadEndsThem) {
       1.0,
       0.1);
   choice.StepTaken(Eigen::VectorXd::Ones(7));
-  ASSERT_TRUE(choice.Begin(
-      {P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick},
-      s,
-      0.6,
-      0.1));
+  const std::vector<P> three = {
+      P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick, P::kStick};
+  ASSERT_TRUE(choice.Begin(three, s, 0.6, 0.1));
   choice.LookAhead(
-      {P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick});
+      three, {P::kSlip, P::kSlip, P::kSlip, P::kSlip, P::kStick, P::kStick});
   ASSERT_NE(choice.Prescribed(), nullptr);
   choice.StepTaken(Eigen::VectorXd::Ones(7));
   // The merit rose after the look-ahead: none from now on, even while the
