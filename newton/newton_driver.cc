@@ -8,6 +8,7 @@
 
 #include "linalg/mumps_comm.h"
 #include "newton/line_search.h"
+#include "newton/tail_rho.h"
 #include "problem/format_number.h"
 
 namespace fcsn::internal {
@@ -228,8 +229,42 @@ bool NewtonDriver::BoostInTheTail(int k, const ErrorMeasures& errors) {
     return false;
   }
   run_->tail_boosted = true;
-  SetRhoBoost(run_->rho_boost * rho.tail_boost_factor, run_);
+  const double boost = run_->rho_boost * rho.tail_boost_factor;
+  // A step was taken since the run's start (k > start_iteration), so the
+  // direction holds it. Runs from a guess only (RhoOptions says why).
+  const int n = run_->problem->n();
+  const bool has_step = direction_.d().size() == n + run_->problem->m();
+  if (rho.tail_unboost_slips && run_->has_guess && has_step &&
+      HasDiskPieces(options_->formulation)) {
+    BoostAllButSettledSlips(boost);
+  } else {
+    SetRhoBoost(boost, run_);
+  }
   return true;
+}
+
+void NewtonDriver::BoostAllButSettledSlips(double boost) {
+  const GlobalProblem& problem = *run_->problem;
+  const int n = problem.n();
+  // The pieces at the iterate under the rho before the boost (the system was
+  // last evaluated there); the last step is alpha d.
+  ClassifyDiskPieces(options_->formulation,
+                     system_->u(),
+                     run_->r,
+                     problem.mu,
+                     run_->newton_rho,
+                     point_pieces_.data(),
+                     &s_t_);
+  const Eigen::VectorXd& d = direction_.d();
+  du_ = progress_.alpha * (problem.H.transpose() * d.head(n));
+  dr_ = progress_.alpha * d.tail(problem.m());
+  SetRhoBoost(boost, run_);
+  UnboostSettledSlips(run_->scaling.rho,
+                      point_pieces_.data(),
+                      system_->u(),
+                      du_,
+                      dr_,
+                      &run_->newton_rho);
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k, double merit) {

@@ -109,6 +109,9 @@ class NewtonDriver {
   // and the iterate is then evaluated again under it (Evaluate()), so that
   // its direction and line search are those of the boosted rho.
   bool BoostInTheTail(int k, const ErrorMeasures& errors);
+  // The tail boost with RhoOptions::tail_unboost_slips: every contact's rho
+  // times boost but the settled slips' (newton/tail_rho.h).
+  void BoostAllButSettledSlips(double boost);
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k, double merit);
@@ -144,6 +147,7 @@ class NewtonDriver {
   PieceChoice pieces_;
   std::vector<DiskPiece> point_pieces_, ahead_pieces_;
   Eigen::VectorXd s_t_, s_t_trial_;
+  Eigen::VectorXd du_, dr_;  // the last step's du = H^T dv and dr
   // Kept across Run() calls, and so across the solves of one Solver: the
   // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;

@@ -147,6 +147,11 @@ struct OptionFields<RhoOptions> {
             &R::tail_boost_factor,
             Range::AtLeast(1),
             "The tail boost, once per solve (1: off).");
+    v.Field("tail_unboost_slips",
+            &R::tail_unboost_slips,
+            Flag{},
+            "From a guess, with the tail boost (AC, JM), contacts slipping "
+            "by more than the last step changed keep the rule's rho.");
     v.Field("boost_reduction",
             &R::boost_reduction,
             Range::Above(1),

@@ -206,6 +206,20 @@ struct RhoOptions {
   double tail_error = 1e-3;
   // Factor of the tail boost; >= 1 (1 disables it), default 30.
   double tail_boost_factor = 30.0;
+  // In a solve from a guess, with the tail boost (Alart-Curnier and
+  // Jean-Moreau), a contact on its slip piece whose slip margin under the
+  // rule's rho exceeds the last Newton step's change of s_T = r_T - rho_T u_T
+  // keeps the rule's rho; the others get the boost (newton/tail_rho.h). Why:
+  // under a boosted rho a slip row's direction follows u_T, which turns from
+  // step to step where the slip is slow, and the tail is no longer quadratic.
+  // Pushed 3D blocks (5313 contacts, E = 1e9, warm steps): median Newton
+  // iterations per front step 9 -> 8; the walls' warm shear steps (136) and
+  // the pushed chain unchanged (bench/results/fronts.md). Not in cold solves:
+  // there it gained nothing (the 50 cold walls 455 iterations either way,
+  // the golden histories 304 -> 305) and one tail step of a JM lattice lost
+  // its quadratic constant (tests/newton/formulation_convergence_test.cc).
+  // Default true.
+  bool tail_unboost_slips = true;
   // Divisor of the boost when the merit stalls; > 1, default 10.
   double boost_reduction = 10.0;
   // Iterations over which a stall of the merit is judged; >= 1, default 5.
