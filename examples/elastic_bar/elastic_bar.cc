@@ -13,7 +13,8 @@
 // status, iterations, solve time, the error measures e_cone, e_dual, e_comp,
 // e_eq, e_nat, contact statuses and impulse sums, and "sliding": the contacts
 // labelled slip by fcsn::ClassifySolution at the solve's tolerance; a step
-// whose count differs from the previous step's is a front step) and, with
+// whose count differs from the previous step's is a front step; the step's
+// factorizations of J and their seconds) and, with
 // --export-dir DIR (created if missing), the selected steps (all by default)
 // as FCLib global files with /solution = the step's solve and /guesses/1 = the
 // previous step's solution (none at step 1). Exit status 3 if a step did not
@@ -111,7 +112,8 @@ void AddOptions(CLI::App* app, Settings* s) {
 void WriteLogHeader(std::ostream& out) {
   out << "step,time,status,iterations,nsgs_sweeps,solve_seconds,e_cone,e_dual,"
          "e_comp,e_eq,e_nat,open,stick,slip,normal_over_weight,"
-         "friction_over_normal,mean_vx,min_u_n,min_gap,sliding\n";
+         "friction_over_normal,mean_vx,min_u_n,min_gap,sliding,"
+         "factorizations,factorization_seconds\n";
 }
 
 void WriteLogRow(std::ostream& out,
@@ -125,7 +127,7 @@ void WriteLogRow(std::ostream& out,
   std::snprintf(buffer,
                 sizeof(buffer),
                 "%d,%.6g,%s,%d,%d,%.4f,%.3e,%.3e,%.3e,%.3e,%.3e,%d,%d,%d,%.10g,"
-                "%.10g,%.10g,%.3e,%.3e,%d\n",
+                "%.10g,%.10g,%.3e,%.3e,%d,%d,%.4f\n",
                 bar.step(),
                 bar.time(),
                 fcsn::ToString(summary.status),
@@ -145,7 +147,9 @@ void WriteLogRow(std::ostream& out,
                 bar.MeanVelocity().x(),
                 d.min_u_n,
                 bar.Gaps().minCoeff(),
-                sliding);
+                sliding,
+                summary.factorizations,
+                summary.timings.factorization);
   out << buffer;
 }
 

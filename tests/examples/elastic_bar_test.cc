@@ -335,7 +335,9 @@ TEST(ElasticBarTest, CommandRunsConsistentMassAndYoung) {
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   const std::string text = ReadFile(log);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);
-  EXPECT_NE(text.find(",min_gap,sliding\n"), std::string::npos);
+  EXPECT_NE(
+      text.find(",min_gap,sliding,factorizations,factorization_seconds\n"),
+      std::string::npos);
   const std::string refused = bin + " --steps 1 --young 1" + quiet;
   EXPECT_NE(std::system(refused.c_str()), 0) << refused;
 }
