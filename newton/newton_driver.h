@@ -12,7 +12,9 @@
 //      and the run goes on from the swept point;
 //   3. rho continuation: the first iterate after the start with max(e_cone,
 //      e_dual, e_comp, e_eq) < RhoOptions::tail_error multiplies the boost by
-//      tail_boost_factor (once per solve; not for Fischer-Burmeister), and
+//      tail_boost_factor (once per solve; not for Fischer-Burmeister; in a
+//      run from a guess the settled slips keep the rule's rho,
+//      newton/tail_rho.h), and
 //      G, J and the merit are evaluated again under the boosted rho, which
 //      the iterate's direction and line search then use; under a boosted rho
 //      (RhoOptions::initial_boost > 1), a stall of the merit over

@@ -64,8 +64,10 @@ struct SolveRun {
   bool has_guess = false;       // Solve() was given a starting point
   double rho_boost = 1.0;       // RhoOptions::initial_boost, then reduced
   bool tail_boosted = false;    // RhoOptions::tail_boost_factor applied
-  Eigen::VectorXd newton_rho;   // scaling.rho * rho_boost: Newton's rho
-  IterateRecorder recorder;     // every phase records its iterates here
+  // Newton's rho: scaling.rho * rho_boost (SetRhoBoost), but the tail
+  // boost's settled slips keep scaling.rho (newton/tail_rho.h).
+  Eigen::VectorXd newton_rho;
+  IterateRecorder recorder;  // every phase records its iterates here
   // Not null: J's factorization made on the setup thread before rho
   // (newton/early_factorization.h), offered to the first Newton direction.
   EarlyFactors* early_factors = nullptr;
