@@ -256,14 +256,15 @@ void NewtonDriver::BoostAllButSettledSlips(double boost) {
                      point_pieces_.data(),
                      &s_t_);
   const Eigen::VectorXd& d = direction_.d();
-  du_ = progress_.alpha * (problem.H.transpose() * d.head(n));
-  dr_ = progress_.alpha * d.tail(problem.m());
+  const Eigen::VectorXd du =
+      progress_.alpha * (problem.H.transpose() * d.head(n));
+  const Eigen::VectorXd dr = progress_.alpha * d.tail(problem.m());
   SetRhoBoost(boost, run_);
   UnboostSettledSlips(run_->scaling.rho,
                       point_pieces_.data(),
                       system_->u(),
-                      du_,
-                      dr_,
+                      du,
+                      dr,
                       &run_->newton_rho);
 }
 

@@ -149,7 +149,6 @@ class NewtonDriver {
   PieceChoice pieces_;
   std::vector<DiskPiece> point_pieces_, ahead_pieces_;
   Eigen::VectorXd s_t_, s_t_trial_;
-  Eigen::VectorXd du_, dr_;  // the last step's du = H^T dv and dr
   // Kept across Run() calls, and so across the solves of one Solver: the
   // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;
