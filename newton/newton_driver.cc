@@ -9,6 +9,7 @@
 #include "linalg/mumps_comm.h"
 #include "newton/line_search.h"
 #include "newton/tail_rho.h"
+#include "newton/warm_boost.h"
 #include "problem/format_number.h"
 
 namespace fcsn::internal {
@@ -45,6 +46,7 @@ void NewtonDriver::Run(const SolverOptions& options,
     direction_.OfferPreviousFactors();
   }
   previous_run_converged_ = false;
+  if (run->has_guess && run->summary->iterations == 0) FitWarmBoost();
   for (;;) {
     const int k = run->summary->iterations;
     ErrorMeasures errors;
@@ -266,6 +268,24 @@ void NewtonDriver::BoostAllButSettledSlips(double boost) {
                       du,
                       dr,
                       &run_->newton_rho);
+}
+
+void NewtonDriver::FitWarmBoost() {
+  const RhoOptions& rho = options_->rho;
+  if (!rho.warm_boost_keeps_pieces || run_->rho_boost <= 1.0 ||
+      !HasDiskPieces(options_->formulation)) {
+    return;
+  }
+  const GlobalProblem& problem = *run_->problem;
+  const Eigen::VectorXd u = problem.H.transpose() * run_->v + problem.w;
+  const double boost = WarmBoostKeepingPieces(options_->formulation,
+                                              u,
+                                              run_->r,
+                                              problem.mu,
+                                              run_->scaling.rho,
+                                              run_->rho_boost,
+                                              rho.boost_reduction);
+  if (boost < run_->rho_boost) SetRhoBoost(boost, run_);
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k, double merit) {

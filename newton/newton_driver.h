@@ -36,6 +36,10 @@
 //      back to NSGS for kFallback only);
 //   7. z_{k+1} = z_k + alpha d.
 //
+// At the start of a run from a guess (AC, JM), the warm boost is first
+// lowered where it would move the guess's contacts onto their slip pieces
+// (newton/warm_boost.h).
+//
 // The driver owns its workspace, sized at the first run and reused after.
 #ifndef FCSN_NEWTON_NEWTON_DRIVER_H_
 #define FCSN_NEWTON_NEWTON_DRIVER_H_
@@ -114,6 +118,10 @@ class NewtonDriver {
   // The tail boost with RhoOptions::tail_unboost_slips: every contact's rho
   // times boost but the settled slips' (newton/tail_rho.h).
   void BoostAllButSettledSlips(double boost);
+  // At the start of a solve from a guess (AC, JM): the largest warm boost
+  // under which the guess keeps the pieces of the rule's rho
+  // (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h).
+  void FitWarmBoost();
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k, double merit);

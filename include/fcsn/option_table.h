@@ -138,6 +138,11 @@ struct OptionFields<RhoOptions> {
             &R::warm_initial_boost,
             Range::AtLeast(1),
             "The initial boost of a solve started from a guess.");
+    v.Field("warm_boost_keeps_pieces",
+            &R::warm_boost_keeps_pieces,
+            Flag{},
+            "(AC, JM) The warm boost is reduced until it puts no contact on "
+            "its slip piece at the guess that the rule's rho does not.");
     v.Field("tail_error",
             &R::tail_error,
             Range::Above(0),

@@ -176,6 +176,16 @@ struct RhoOptions {
   // 75 at 300, where one step stalls and restarts (24 iterations).
   // bench/results/warm_steps.md.
   double warm_initial_boost = 100.0;
+  // With Alart-Curnier and Jean-Moreau, the warm boost is divided by
+  // boost_reduction (not below 1) until it puts no contact on its slip piece
+  // at the guess that the rule's rho has on its stick piece or off its disk
+  // (newton/warm_boost.h). Why: such a contact's guess velocity is not right,
+  // the boost magnifies it and Newton's first step overshoots the slip set. A
+  // warm step after a step solved to 1e-4 (refine-4 wall, 9832 contacts,
+  // step 22): time limit after 46 iterations under 100, 3 under the fitted
+  // 10; the walls' and the pushed blocks' warm steps keep 100
+  // (bench/results/fronts.md). Default true.
+  bool warm_boost_keeps_pieces = true;
   // The tail boost: the first Newton iterate after the start whose worst
   // measure max(e_cone, e_dual, e_comp, e_eq) (formulations.md §9.1, unit-
   // free) is below `tail_error` multiplies the boost by `tail_boost_factor`,

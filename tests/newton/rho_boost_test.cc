@@ -59,6 +59,35 @@ TEST(RhoBoostTest, WarmStartUsesTheWarmBoost) {
   EXPECT_EQ(s.history.front().rho_boost, 7.0);
 }
 
+// The warm boost is lowered at a guess whose pieces it changes
+// (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h): the next step of
+// a pulled lattice (larger pull, a floor) from the previous step's answer,
+// where the new load gives sticking contacts a velocity at the guess. With
+// the rule off the solve starts under the warm boost itself. Both converge.
+TEST(RhoBoostTest, WarmBoostIsLoweredWhereItChangesTheGuesssPieces) {
+  const GlobalProblem before =
+      testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 0.6, 0.0);
+  const GlobalProblem after =
+      testing::MakeLatticeOnFloor(5, 4, 2, 0.3, 0.8, 1e-3);
+  SolverOptions options = NewtonOnly();
+  Solution guess;
+  ASSERT_EQ(Solver(options).Solve(before, nullptr, &guess).status,
+            SolverStatus::kConverged);
+  for (bool fit : {true, false}) {
+    SCOPED_TRACE(fit ? "fitted" : "not fitted");
+    options.rho.warm_boost_keeps_pieces = fit;
+    Solution x;
+    const SolverSummary s = Solver(options).Solve(after, &guess, &x);
+    ASSERT_EQ(s.status, SolverStatus::kConverged) << s.FullReport();
+    ASSERT_FALSE(s.history.empty());
+    if (fit) {
+      EXPECT_LT(s.history.front().rho_boost, options.rho.warm_initial_boost);
+    } else {
+      EXPECT_EQ(s.history.front().rho_boost, options.rho.warm_initial_boost);
+    }
+  }
+}
+
 // The tail boost: every iterate up to and including the first one after the
 // start whose worst measure is below tail_error runs under initial_boost,
 // every later one under initial_boost x tail_boost_factor (no stall

@@ -1,0 +1,52 @@
+// newton/warm_boost.h: the largest warm boost that leaves the guess's pieces
+// as the rule's rho sees them (RhoOptions::warm_boost_keeps_pieces;
+// Alart-Curnier and Jean-Moreau, solves from a guess).
+//
+// A solve from a guess z_0 = (v_0, r_0) starts Newton under the warm boost
+// B = RhoOptions::warm_initial_boost. With u = H^T v_0 + w and, per contact
+// a, its disk piece P_a(beta) at (u_a, r_a) under beta rho_a
+// (formulations/residual.h, ClassifyDiskPieces: the piece of
+// s_T = r_T - beta Rho_T u_T against the disk mu (r_N - beta rho_N u_N)_+),
+// the start boost is the first of
+//
+//     B, B / q, B / q^2, ..., 1        (q = RhoOptions::boost_reduction,
+//                                       the last clamped to 1)
+//
+// under which no contact is on its slip piece that is on its stick piece or
+// off its disk under the rule's rho:  P_a(1) != slip  =>  P_a(beta) != slip.
+//
+// Why: the boost's premise is that the guess's velocities are nearly right.
+// A contact that the boost alone puts on its slip piece has a velocity the
+// guess's impulse does not account for (beta |u_T| beyond its stick margin):
+// the boost magnifies that error, and Newton's first step then puts the
+// contact at full friction, from where the retreat takes one share of the
+// overshoot per iteration. A guess from a loosely converged step (the
+// refine-4 wall's step 22, 9832 contacts, after a step solved to 1e-4): 232
+// contacts move to their slip pieces under 100 and none under 30; the first
+// step under 100 puts 1592 on slip pieces and the solve ends at the time
+// limit after 46 iterations, under 10 it converges in 3. Where the guess's
+// pieces do not depend on the boost (the walls' and the pushed blocks' warm
+// steps) the boost is kept (bench/results/fronts.md).
+#ifndef FCSN_NEWTON_WARM_BOOST_H_
+#define FCSN_NEWTON_WARM_BOOST_H_
+
+#include <Eigen/Core>
+
+#include "fcsn/types.h"
+
+namespace fcsn::internal {
+
+// The start boost above, from u and r at the guess (size 3 nc, frame N, T1,
+// T2), mu (size nc), the rule's rho (size 3 nc), the warm boost B >= 1 and
+// the reduction q > 1. For AC and JM only (asserted by the classification).
+double WarmBoostKeepingPieces(Formulation formulation,
+                              const Eigen::VectorXd& u,
+                              const Eigen::VectorXd& r,
+                              const Eigen::VectorXd& mu,
+                              const Eigen::VectorXd& rho,
+                              double boost,
+                              double reduction);
+
+}  // namespace fcsn::internal
+
+#endif  // FCSN_NEWTON_WARM_BOOST_H_

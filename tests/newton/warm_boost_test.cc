@@ -1,0 +1,72 @@
+// The warm boost fitted to the guess's pieces (newton/warm_boost.h): the
+// first of B, B/q, ..., 1 under which no contact that the rule's rho has on
+// its stick piece or off its disk is on its slip piece. Contacts of one unit
+// normal impulse and mu = 1/2 (disk radius 1/2 at u_N = 0), rho = 1.
+#include "newton/warm_boost.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace fcsn::internal {
+namespace {
+
+struct Contacts {
+  Eigen::VectorXd u, r, mu, rho;
+  explicit Contacts(int nc)
+      : u(Eigen::VectorXd::Zero(3 * nc)),
+        r(Eigen::VectorXd::Zero(3 * nc)),
+        mu(Eigen::VectorXd::Constant(nc, 0.5)),
+        rho(Eigen::VectorXd::Ones(3 * nc)) {}
+  void Set(int a, Eigen::Vector3d u_a, Eigen::Vector3d r_a) {
+    u.segment<3>(3 * a) = u_a;
+    r.segment<3>(3 * a) = r_a;
+  }
+  double Fit(Formulation formulation, double boost, double reduction) const {
+    return WarmBoostKeepingPieces(formulation, u, r, mu, rho, boost, reduction);
+  }
+};
+
+TEST(WarmBoostTest, ReducedUntilAStickingContactStaysOnItsStickPiece) {
+  // r_T = 0.2 inside the disk; u_T = 0.01: s_T = 0.2 - beta 0.01 stays in
+  // the disk for beta = 10 (0.1), leaves it for beta = 100 (0.8).
+  for (Formulation f : {Formulation::kAlartCurnier, Formulation::kJeanMoreau}) {
+    Contacts c(2);
+    c.Set(0, {0.0, 0.01, 0.0}, {1.0, 0.2, 0.0});
+    c.Set(1, {0.0, -0.1, 0.0}, {1.0, 0.45, 0.0});  // slips under any beta
+    EXPECT_EQ(c.Fit(f, 100.0, 10.0), 10.0);
+    c.u(1) = 0.0;  // a sticking contact at rest: the boost is kept
+    EXPECT_EQ(c.Fit(f, 100.0, 10.0), 100.0);
+  }
+}
+
+TEST(WarmBoostTest, ASlipThatTheBoostPutsOnItsStickPieceDoesNotCount) {
+  // r_T = 0.6 outside the disk (a guess need not be feasible), u_T = 0.002:
+  // slip under rho (0.598), stick under 100 rho (0.4).
+  Contacts c(1);
+  c.Set(0, {0.0, 0.002, 0.0}, {1.0, 0.6, 0.0});
+  EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 100.0, 10.0), 100.0);
+}
+
+TEST(WarmBoostTest, AContactOffItsDiskUnderTheRulesRhoCounts) {
+  // Alart-Curnier's radius mu (r_N - beta u_N)_+: r_N = -0.1, u_N = -0.005
+  // leaves the disk empty for beta <= 10 (-0.05) and not under 100 (0.4),
+  // where s_T = -5 is outside it.
+  Contacts c(1);
+  c.Set(0, {-0.005, 0.05, 0.0}, {-0.1, 0.0, 0.0});
+  EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 100.0, 10.0), 10.0);
+}
+
+TEST(WarmBoostTest, TheReductionStopsAtOne) {
+  // u_T = 0.5: s_T = 0.2 - 0.5 beta is in the disk only for beta <= 1.4.
+  Contacts c(1);
+  c.Set(0, {0.0, 0.5, 0.0}, {1.0, 0.2, 0.0});
+  EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 50.0, 10.0), 1.0);
+  EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 1.0, 10.0), 1.0);
+  // Each T row with its own rho: a small rho_T1 keeps the contact inside.
+  c.rho(1) = 0.01;
+  EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 50.0, 10.0), 50.0);
+}
+
+}  // namespace
+}  // namespace fcsn::internal
