@@ -371,12 +371,14 @@ ErrorMeasures DistributedM::Measure(const GlobalProblem& problem,
                                     const Eigen::VectorXd& v,
                                     const Eigen::VectorXd& r,
                                     const MSolveFunction& m_solve,
-                                    double q_free_norm) const {
+                                    double q_free_norm,
+                                    EarlierFloor* earlier) const {
   MProducts products;
   matrix_->Multiply(v, &products.m_v);
   matrix_->MultiplyAbs(v, &products.abs_m_abs_v);
   products.diagonal = matrix_->Diagonal();
-  return ComputeErrorMeasures(problem, products, v, r, m_solve, q_free_norm);
+  return ComputeErrorMeasures(
+      problem, products, v, r, m_solve, q_free_norm, earlier);
 }
 
 bool DistributedM::JacobianSolverFits(const LinearSolver* linear) const {

@@ -100,7 +100,8 @@ class DistributedM final : public MServices {
                         const Eigen::VectorXd& v,
                         const Eigen::VectorXd& r,
                         const MSolveFunction& m_solve,
-                        double q_free_norm) const override;
+                        double q_free_norm,
+                        internal::EarlierFloor* earlier) const override;
   bool collective() const override { return true; }
 
   // J's solver is a DistributedJacobianSolver; M_out is all of M (this

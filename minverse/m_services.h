@@ -34,6 +34,7 @@
 #include "linalg/linear_solver.h"
 #include "linalg/m_factorization.h"
 #include "minverse/rho.h"
+#include "problem/error_measures_detail.h"
 
 namespace fcsn::internal {
 
@@ -72,12 +73,15 @@ class MServices {
   virtual void Multiply(const GlobalProblem& problem,
                         const Eigen::VectorXd& v,
                         Eigen::VectorXd* y) const = 0;
-  // The error measures of (v, r) (fcsn/error_measures.h).
+  // The error measures of (v, r) (fcsn/error_measures.h); earlier: a floor
+  // s_eps of this solve that may serve (problem/error_measures_detail.h),
+  // nullptr to measure it.
   virtual ErrorMeasures Measure(const GlobalProblem& problem,
                                 const Eigen::VectorXd& v,
                                 const Eigen::VectorXd& r,
                                 const MSolveFunction& m_solve,
-                                double q_free_norm) const = 0;
+                                double q_free_norm,
+                                internal::EarlierFloor* earlier) const = 0;
   // Whether the calls are collective over MPI ranks: a decision taken from
   // them must then be the same on every rank (e.g. no per-rank Krylov
   // iteration on J's products).

@@ -38,8 +38,9 @@ ErrorMeasures SharedM::Measure(const GlobalProblem& problem,
                                const Eigen::VectorXd& v,
                                const Eigen::VectorXd& r,
                                const MSolveFunction& m_solve,
-                               double q_free_norm) const {
-  return ComputeErrorMeasures(problem, v, r, m_solve, q_free_norm);
+                               double q_free_norm,
+                               EarlierFloor* earlier) const {
+  return ComputeErrorMeasures(problem, v, r, m_solve, q_free_norm, earlier);
 }
 
 bool SharedM::JacobianSolverFits(const LinearSolver* linear) const {

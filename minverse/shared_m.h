@@ -51,7 +51,8 @@ class SharedM final : public MServices {
                         const Eigen::VectorXd& v,
                         const Eigen::VectorXd& r,
                         const MSolveFunction& m_solve,
-                        double q_free_norm) const override;
+                        double q_free_norm,
+                        internal::EarlierFloor* earlier) const override;
   bool collective() const override { return false; }
 
   bool JacobianSolverFits(const LinearSolver* linear) const override;

@@ -131,7 +131,7 @@ void NewtonDriver::ChoosePieces(double merit, double worst) {
 
 double NewtonDriver::EvaluateAndRecord(int k, ErrorMeasures* errors) {
   const double merit = Evaluate();
-  *errors = Measure(run_);
+  *errors = Measure(run_, /*iterate=*/true);
   IterationRecord record;
   record.phase = IterationPhase::kNewton;
   record.iteration = k;

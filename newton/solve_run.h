@@ -67,6 +67,8 @@ struct SolveRun {
   // Newton's rho: scaling.rho * rho_boost (SetRhoBoost), but the tail
   // boost's settled slips keep scaling.rho (newton/tail_rho.h).
   Eigen::VectorXd newton_rho;
+  // The floor s_eps last solved for at an iterate of this solve (Measure()).
+  internal::EarlierFloor measured_floor;
   IterateRecorder recorder;  // every phase records its iterates here
   // Not null: J's factorization made on the setup thread before rho
   // (newton/early_factorization.h), offered to the first Newton direction.
@@ -90,11 +92,18 @@ inline void Weigh(const SolveRun& run,
   DG->tail(m) = run.weight_contact * G.tail(m);
 }
 
-// The error measures of (run->v, run->r), timed.
-inline ErrorMeasures Measure(SolveRun* run) {
+// The error measures of (run->v, run->r), timed. An iterate's measures
+// (iterate = true) may take the floor s_eps of the solve's last measured one
+// (problem/error_measures_detail.h: never a smaller e_dual or e_comp than
+// the exact ones); the returned point's are measured in full.
+inline ErrorMeasures Measure(SolveRun* run, bool iterate = false) {
   ScopedTimer timer(&run->summary->timings.error_measures);
-  return run->m->Measure(
-      *run->problem, run->v, run->r, run->m_solve, run->scaling.q_free_norm);
+  return run->m->Measure(*run->problem,
+                         run->v,
+                         run->r,
+                         run->m_solve,
+                         run->scaling.q_free_norm,
+                         iterate ? &run->measured_floor : nullptr);
 }
 
 // Newton's start without a guess (SolverOptions::cold_start, newton/cold_start.h)

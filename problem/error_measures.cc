@@ -353,13 +353,12 @@ ErrorMeasures Measures(const GlobalProblem& p,
                        const Eigen::VectorXd& v,
                        const Eigen::VectorXd& r,
                        const MSolveFunction& m_solve,
-                       double q_free_norm) {
+                       double q_free_norm,
+                       internal::EarlierFloor* earlier) {
   Eigen::VectorXd balance, balance_scale, u, u_scale;
   Balance(p, products, v, r, &balance, &balance_scale);
   LocalVelocity(p, v, &u, &u_scale);
   ErrorMeasures e;
-  e.velocity_floor = VelocityFloor(
-      p, products, balance_scale, m_solve, &e.floor_from_diagonal);
 
   const int nc = p.nc();
   Eigen::VectorXd cone(nc), dual(nc), natural(nc), u_hat(p.m());
@@ -379,7 +378,18 @@ ErrorMeasures Measures(const GlobalProblem& p,
     natural[a] = NaturalMapNorm(K, r_a, u_hat_a);
   }
   const double r_norm = Norm(r);
-  e.velocity_scale = std::max({Norm(u_scale), Norm(u_hat), e.velocity_floor});
+  const double other_scales = std::max(Norm(u_scale), Norm(u_hat));
+  if (earlier != nullptr && earlier->known &&
+      internal::kEarlierFloorMargin * earlier->velocity_floor <= other_scales) {
+    e.velocity_floor = earlier->velocity_floor;
+    e.floor_from_diagonal = earlier->from_diagonal;
+  } else {
+    e.velocity_floor = VelocityFloor(
+        p, products, balance_scale, m_solve, &e.floor_from_diagonal);
+    if (earlier != nullptr)
+      *earlier = {true, e.velocity_floor, e.floor_from_diagonal};
+  }
+  e.velocity_scale = std::max(other_scales, e.velocity_floor);
   const double s_u = e.velocity_scale;
   // Sum_a |r_a . û_a| / (||r|| s_u), each factor normalized first: the
   // products of tiny reactions and velocities would underflow.
@@ -424,7 +434,7 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
       return factors.Solve(b, x);
     };
   }
-  return Measures(p, nullptr, v, r, m_solve, q_free_norm);
+  return Measures(p, nullptr, v, r, m_solve, q_free_norm, nullptr);
 }
 
 ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
@@ -432,9 +442,8 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
                                    const Eigen::VectorXd& r,
                                    const MSolveFunction& m_solve,
                                    double q_free_norm) {
-  GlobalProblem storage;
-  return Measures(
-      WithFullM(given, &storage), nullptr, v, r, m_solve, q_free_norm);
+  return internal::ComputeErrorMeasures(
+      given, v, r, m_solve, q_free_norm, nullptr);
 }
 
 namespace internal {
@@ -444,8 +453,20 @@ ErrorMeasures ComputeErrorMeasures(const GlobalProblem& problem,
                                    const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
                                    const MSolveFunction& m_solve,
-                                   double q_free_norm) {
-  return Measures(problem, &products, v, r, m_solve, q_free_norm);
+                                   double q_free_norm,
+                                   EarlierFloor* earlier) {
+  return Measures(problem, &products, v, r, m_solve, q_free_norm, earlier);
+}
+
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& given,
+                                   const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& r,
+                                   const MSolveFunction& m_solve,
+                                   double q_free_norm,
+                                   EarlierFloor* earlier) {
+  GlobalProblem storage;
+  return Measures(
+      WithFullM(given, &storage), nullptr, v, r, m_solve, q_free_norm, earlier);
 }
 
 }  // namespace internal

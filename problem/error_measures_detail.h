@@ -23,12 +23,42 @@ struct MProducts {
   Eigen::VectorXd diagonal;
 };
 
+// The floor s_eps of an earlier point of the same solve (same M and H), for
+// the iterates of a solver: at a new point whose other velocity scales
+// max(|| |H^T| |v| + |w| ||, ||û||) exceed it kEarlierFloorMargin times or
+// more, that earlier floor is reported and s_eps is not solved for again;
+// otherwise it is (one solve with M's factors) and kept here. s_u = max(the
+// other scales, s_eps) then equals the exact one unless s_eps grew past them
+// since; where it did, s_u is smaller than the exact one, so e_dual and
+// e_comp are larger: a point judged converged with an earlier floor is
+// converged. A solver's returned point is measured without one.
+struct EarlierFloor {
+  bool known = false;  // false: none yet, s_eps is solved for
+  double velocity_floor = 0.0;
+  bool from_diagonal = false;
+};
+// Why 100: between two iterates the floor follows |M^-1| (|M| |v| + |H| |r| +
+// |f|) and the other scales |H^T| |v| + |w|; a growth of the first by 100
+// times more than the second within one Newton step is far beyond what
+// the steps measured show (the floor stays 1e-5 to 1e-7 of s_u on the walls
+// and the blocks).
+inline constexpr double kEarlierFloorMargin = 100.0;
+
+// earlier: nullptr measures s_eps at the point and keeps it nowhere.
 ErrorMeasures ComputeErrorMeasures(const GlobalProblem& problem,
                                    const MProducts& products,
                                    const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& r,
                                    const MSolveFunction& m_solve,
-                                   double q_free_norm);
+                                   double q_free_norm,
+                                   EarlierFloor* earlier = nullptr);
+// The same with M read from problem.M (full or upper triangle, as given).
+ErrorMeasures ComputeErrorMeasures(const GlobalProblem& problem,
+                                   const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& r,
+                                   const MSolveFunction& m_solve,
+                                   double q_free_norm,
+                                   EarlierFloor* earlier);
 
 }  // namespace fcsn::internal
 

@@ -126,9 +126,13 @@ TEST_F(MServicesTest, ProductsAndMeasuresAgree) {
   distributed_.Multiply(without_, v, &m_distributed);
   EXPECT_LE(testing::RelativeDistance(m_distributed, m_shared), 1e-14);
   const ErrorMeasures a = shared_.Measure(
-      problem_, v, r, shared_.MSolve(), shared_scaling_.q_free_norm);
-  const ErrorMeasures b = distributed_.Measure(
-      without_, v, r, distributed_.MSolve(), distributed_scaling_.q_free_norm);
+      problem_, v, r, shared_.MSolve(), shared_scaling_.q_free_norm, nullptr);
+  const ErrorMeasures b = distributed_.Measure(without_,
+                                               v,
+                                               r,
+                                               distributed_.MSolve(),
+                                               distributed_scaling_.q_free_norm,
+                                               nullptr);
   EXPECT_NEAR(b.Worst(), a.Worst(), kSameToRoundOff * a.Worst());
   EXPECT_NEAR(b.e_dual, a.e_dual, kSameToRoundOff * a.e_dual);
 }
