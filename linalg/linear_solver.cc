@@ -179,7 +179,7 @@ LinearSolverStatus LinearSolver::Analyze(const SparsityPattern& pattern,
   stats_.estimated_memory_mb = 0;
   stats_.estimated_memory_mb_max_rank = 0;
   stats_.ordering_seconds = 0;
-  stats_.reanalysis_estimate_seconds = 0;
+  stats_.reanalysis_estimate_flops = 0;
   LinearSolverStatus status = LinearSolverStatus::kSuccess;
   if (pattern.n == 0) {
     stats_.ordering_used = "none";

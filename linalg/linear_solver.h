@@ -165,9 +165,10 @@ struct LinearSolverStats {
   // in factorization_seconds).
   int reanalyses = 0;
   double reanalysis_seconds = 0;
-  // The adaptive block ordering's estimate R of that re-analysis while the
-  // current analysis is by blocks (ordering.h), else 0.
-  double reanalysis_estimate_seconds = 0;
+  // The adaptive block ordering's estimate R of that re-analysis, in flops of
+  // factorization, while the current analysis is by blocks (ordering.h),
+  // else 0.
+  double reanalysis_estimate_flops = 0;
   // FactorizationPrecision::kMixed only: single-precision solves spent in the
   // refinement, and factorizations redone in double precision (see
   // LinearSolverOptions::precision).

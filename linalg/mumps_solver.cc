@@ -115,6 +115,12 @@ struct MumpsSolver::Impl {
     stats->precision_fallbacks =
         mixed.precision_fallbacks() + sym_mixed.precision_fallbacks();
   }
+  // F of the adaptive rule: a successful factorization's flops (RINFOG(3)).
+  void CountFlops(LinearSolverStatus status, const LinearSolverStats& stats) {
+    if (status == LinearSolverStatus::kSuccess) {
+      flops_since_analysis += stats.last_factorization_flops;
+    }
+  }
   // The factors in use: LU or LDL^T, single precision (refined) or double.
   MixedPrecisionFactorization& active_mixed() {
     return symmetric_active ? sym_mixed : mixed;
@@ -139,12 +145,11 @@ struct MumpsSolver::Impl {
   bool lu_pending = false;
   bool given_is_metis = false;  // PERM_IN is fcsn's METIS ordering
   // The adaptive block ordering (ordering.h): PERM_IN is METIS' ordering of
-  // the quotient by pattern.block_starts; what it reported; the estimated
-  // seconds of the re-analysis without blocks; stats' factorization_seconds
-  // when the block analysis was done.
+  // the quotient by pattern.block_starts; what it reported; the flops of the
+  // factorizations done since the analysis (MUMPS' counts, RINFOG(3)).
   bool by_blocks = false;
   OrderingReport ordering_report;
-  double factorization_seconds_at_analysis = 0;
+  double flops_since_analysis = 0;
   // The caller's ordering, during AnalyzeWithOrdering() only.
   const std::vector<int>* given_position = nullptr;
   // The LDL^T (FactorizeSymmetric): its input, whether it matches the current
@@ -217,15 +222,12 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
     bool use_blocks,
     LinearSolverStats* stats,
     std::string* message) {
-  const SteadyClock::time_point start = SteadyClock::now();
-  const double ordering_before = stats->ordering_seconds;
   ForgetSymmetric();
   if (const LinearSolverStatus status =
           ComputeOrdering(pattern, given_position, use_blocks, stats, message);
       status != LinearSolverStatus::kSuccess) {
     return status;
   }
-  const double ordering = stats->ordering_seconds - ordering_before;
   // The LU's symbolic phase waits only for an ordering of our own (PERM_IN):
   // the LDL^T then follows it too, and its name is known without MUMPS.
   lu_pending = pattern.symmetric_first && !input.perm_in.empty();
@@ -238,12 +240,12 @@ LinearSolverStatus MumpsSolver::Impl::AnalyzeOrdered(
     }
   }
   stats->ordering_used = MumpsOrderingName(infog7, infog32, given_is_metis);
-  stats->reanalysis_estimate_seconds = 0;
+  stats->reanalysis_estimate_flops = 0;
+  flops_since_analysis = 0;
   if (by_blocks) {
     stats->ordering_used += "-blocks";
-    stats->reanalysis_estimate_seconds = EstimatedReanalysisSeconds(
-        ordering_report, ordering, SecondsSince(start) - ordering);
-    factorization_seconds_at_analysis = stats->factorization_seconds;
+    stats->reanalysis_estimate_flops =
+        EstimatedReanalysisFlops(ordering_report);
   }
   return LinearSolverStatus::kSuccess;
 }
@@ -255,9 +257,8 @@ LinearSolverStatus MumpsSolver::Impl::ApplyAdaptiveOrdering(
     std::string* message) {
   *seconds = 0;
   if (!by_blocks ||
-      !ShouldReorderWithoutBlocks(
-          stats->factorization_seconds - factorization_seconds_at_analysis,
-          stats->reanalysis_estimate_seconds)) {
+      !ShouldReorderWithoutBlocks(flops_since_analysis,
+                                  stats->reanalysis_estimate_flops)) {
     return LinearSolverStatus::kSuccess;
   }
   const SteadyClock::time_point start = SteadyClock::now();
@@ -430,6 +431,7 @@ LinearSolverStatus MumpsSolver::DoFactorize(const double* values,
   m.symmetric_active = false;
   const LinearSolverStatus status = m.active().Factorize(values, message);
   m.CopyCounters(&mutable_stats());
+  m.CountFlops(status, mutable_stats());
   return status;
 }
 
@@ -439,6 +441,7 @@ LinearSolverStatus MumpsSolver::DoFactorizeSymmetric(const double* values,
   const LinearSolverStatus status =
       m.FactorizeSymmetric(pattern(), values, &mutable_stats(), message);
   m.CopyCounters(&mutable_stats());
+  m.CountFlops(status, mutable_stats());
   return status;
 }
 

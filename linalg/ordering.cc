@@ -64,20 +64,13 @@ AdjacencyGraph SymmetrizedGraph(const SparsityPattern& pattern) {
   });
 }
 
-double EstimatedReanalysisSeconds(const OrderingReport& report,
-                                  double quotient_ordering_seconds,
-                                  double symbolic_seconds) {
-  const double edge_ratio = report.quotient_edges > 0
-                                ? static_cast<double>(report.graph_edges) /
-                                      static_cast<double>(report.quotient_edges)
-                                : 1.0;
-  return quotient_ordering_seconds * edge_ratio + symbolic_seconds;
+double EstimatedReanalysisFlops(const OrderingReport& report) {
+  return kReanalysisFlopsPerEdge * static_cast<double>(report.graph_edges);
 }
 
-bool ShouldReorderWithoutBlocks(double factorization_seconds,
-                                double reanalysis_seconds) {
-  return kBlockOrderingAssumedLoss * factorization_seconds >=
-         reanalysis_seconds;
+bool ShouldReorderWithoutBlocks(double factorization_flops,
+                                double reanalysis_flops) {
+  return kBlockOrderingAssumedLoss * factorization_flops >= reanalysis_flops;
 }
 
 std::vector<int> UniformBlocks(int n, int size) {

@@ -45,18 +45,23 @@
 // pattern analysed by blocks is analysed again on its variables' graph, before
 // a factorization, as soon as
 //   kBlockOrderingAssumedLoss * F >= R,
-// F = the seconds of the factorizations done on the block analysis so far
-// (across solves while the analysis is kept), R = the estimated seconds of
-// that re-analysis (EstimatedReanalysisSeconds: METIS on the variables' graph
-// and MUMPS' symbolic phase), both measured at run time. It is the break-even
+// F = the flops of the factorizations done on the block analysis so far
+// (across solves while the analysis is kept; MUMPS' count of each), R = the
+// estimated cost of that re-analysis in flops of factorization
+// (EstimatedReanalysisFlops: METIS on the variables' graph and MUMPS'
+// symbolic phase, proportional to the graph's edges). It is the break-even
 // rule of ski rental: a cold solve with few factorizations keeps the cheap
 // ordering; an analysis reused over many factorizations (time stepping on a
 // fixed contact set) pays at most R + alpha F_switch once and then factorizes
 // with the better ordering, as if it had been ordered on the variables' graph
-// from the start. The switch point depends on measured times, so on a large
-// pattern the factorization that switches (and the rounding of the iterates
-// after it) may differ between runs; patterns below kBlockOrderingMinSize
-// are never ordered by blocks. See bench/results/j_ordering.md.
+// from the start. Both sides are counts, not clocks: the factorization that
+// switches depends on the pattern and the values only, so every run of a
+// solve or a time loop gives the same iterates bit for bit. (With measured
+// seconds, the switch came at a different factorization when the machine
+// was loaded: a pushed block's time loop, started at rest on two setup
+// threads, gave 8 or 9 iterations on one step in two runs,
+// bench/results/fronts.md.) Patterns below kBlockOrderingMinSize are never
+// ordered by blocks. See bench/results/j_ordering.md.
 #ifndef FCSN_LINALG_ORDERING_H_
 #define FCSN_LINALG_ORDERING_H_
 
@@ -116,19 +121,28 @@ struct OrderingReport {
 // most max(1 + x, 1 + 1 / x) times the optimum).
 constexpr double kBlockOrderingAssumedLoss = 0.065;
 
-// R of the adaptive rule above: the seconds METIS took on the quotient scaled
-// by the ratio of edges (METIS' nested dissection is about linear in the
-// edges), plus the seconds of MUMPS' symbolic phase, which does not depend on
-// the ordering's input. `report` must be a by-blocks ordering.
-double EstimatedReanalysisSeconds(const OrderingReport& report,
-                                  double quotient_ordering_seconds,
-                                  double symbolic_seconds);
+// The cost of re-analysing J on its variables' graph, in flops of
+// factorization per edge of that graph (METIS' nested dissection is about
+// linear in the edges; MUMPS' symbolic phase is folded in). Measured on the
+// 2-core reference machine (1 BLAS thread, single-precision factors), as the
+// re-analysis' seconds estimated from the quotient's ordering time times the
+// ratio of edges plus the symbolic phase's, over the seconds per flop of J's
+// factorizations: 2.3e4 on the refine-2 wall's gravity step (2.17e6 edges,
+// 0.71 s; 3.27e10 flops in 0.46 s) and 2.0e4 on the pushed 5313-contact
+// block (2.11e6 edges, 0.92 s; 1.13e10 flops in 0.24 s). Where BLAS runs
+// relatively faster than METIS (more threads), the switch comes later than
+// the break-even point; the ski-rental bound then grows by that ratio.
+constexpr double kReanalysisFlopsPerEdge = 2e4;
 
-// The adaptive rule above: true when a block analysis that has factorized for
-// `factorization_seconds` should be redone on the variables' graph, whose
-// cost is estimated at `reanalysis_seconds`.
-bool ShouldReorderWithoutBlocks(double factorization_seconds,
-                                double reanalysis_seconds);
+// R of the adaptive rule above for a by-blocks `report`:
+// kReanalysisFlopsPerEdge times the variables' graph's edges.
+double EstimatedReanalysisFlops(const OrderingReport& report);
+
+// The adaptive rule above: true when a block analysis that has factorized
+// `factorization_flops` should be redone on the variables' graph, whose cost
+// is estimated at `reanalysis_flops`.
+bool ShouldReorderWithoutBlocks(double factorization_flops,
+                                double reanalysis_flops);
 
 // block_starts for blocks of `size` consecutive variables (the last block
 // may be shorter) of n variables.

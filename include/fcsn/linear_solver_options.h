@@ -60,8 +60,8 @@ struct LinearSolverOptions {
   // dofs of a node, each contact unknown alone), ~4x faster than its dof
   // graph for 4-15 % more flops per factorization, and the analysis is redone
   // on the dof graph in the factorization where the factorizations so far
-  // would have paid for it (an adaptive rule on measured times,
-  // linalg/ordering.h; the iterates after the switch then depend on timings).
+  // would have paid for it (an adaptive rule on counted flops,
+  // linalg/ordering.h: the same factorization switches in every run).
   // Refine-2 wall, 1 BLAS thread: cold gravity steps (2 factorizations) 12 %
   // faster, cold shear steps (19-30) up to 5 % slower, warm time stepping
   // ~0.4 s slower once (bench/results/j_ordering.md). false (the default):

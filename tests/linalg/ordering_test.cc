@@ -298,7 +298,7 @@ TEST(BlockOrdering, ReportsWhetherTheBlocksWereUsedAndTheEdges) {
 }
 
 TEST(AdaptiveBlockOrderingRule, ReordersAtTheBreakEvenOfTheAssumedLoss) {
-  const double reanalysis = 0.5;
+  const double reanalysis = 4e10;  // flops
   const double break_even = reanalysis / kBlockOrderingAssumedLoss;
   EXPECT_FALSE(ShouldReorderWithoutBlocks(0.0, reanalysis));
   EXPECT_FALSE(ShouldReorderWithoutBlocks(0.99 * break_even, reanalysis));
@@ -306,13 +306,16 @@ TEST(AdaptiveBlockOrderingRule, ReordersAtTheBreakEvenOfTheAssumedLoss) {
   EXPECT_TRUE(ShouldReorderWithoutBlocks(10 * break_even, reanalysis));
 }
 
-TEST(AdaptiveBlockOrderingRule, EstimateScalesTheQuotientTimeByTheEdges) {
+TEST(AdaptiveBlockOrderingRule, EstimateIsProportionalToTheGraphsEdges) {
   OrderingReport report;
   report.by_blocks = true;
   report.graph_edges = 600;
   report.quotient_edges = 100;
-  EXPECT_DOUBLE_EQ(EstimatedReanalysisSeconds(report, 0.1, 0.05),
-                   0.1 * 6 + 0.05);
+  EXPECT_DOUBLE_EQ(EstimatedReanalysisFlops(report),
+                   600 * kReanalysisFlopsPerEdge);
+  report.graph_edges = 1200;
+  EXPECT_DOUBLE_EQ(EstimatedReanalysisFlops(report),
+                   1200 * kReanalysisFlopsPerEdge);
 }
 
 TEST(BlockOrdering, RejectsInvalidBlockStarts) {
