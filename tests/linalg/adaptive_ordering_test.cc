@@ -19,6 +19,7 @@ namespace {
 
 using ::fcsn::testing::BackwardError;
 using ::fcsn::testing::FromTriplets;
+using ::fcsn::testing::GridStencil7;
 using ::fcsn::testing::TestSystem;
 using ::fcsn::testing::ToEigen;
 
@@ -29,18 +30,11 @@ using ::fcsn::testing::ToEigen;
 // dissection), so that the rule's switch comes after a few dozen of them.
 TestSystem VectorGrid3D(int k) {
   std::vector<std::tuple<int, int, double>> triplets;
-  auto node = [k](int x, int y, int z) { return (z * k + y) * k + x; };
   for (int z = 0; z < k; ++z) {
     for (int y = 0; y < k; ++y) {
       for (int x = 0; x < k; ++x) {
-        std::vector<int> near = {node(x, y, z)};
-        if (x > 0) near.push_back(node(x - 1, y, z));
-        if (x + 1 < k) near.push_back(node(x + 1, y, z));
-        if (y > 0) near.push_back(node(x, y - 1, z));
-        if (y + 1 < k) near.push_back(node(x, y + 1, z));
-        if (z > 0) near.push_back(node(x, y, z - 1));
-        if (z + 1 < k) near.push_back(node(x, y, z + 1));
-        const int a = node(x, y, z);
+        const std::vector<int> near = GridStencil7(k, x, y, z);
+        const int a = near.front();
         for (int b : near) {
           for (int p = 0; p < 3; ++p) {
             for (int q = 0; q < 3; ++q) {

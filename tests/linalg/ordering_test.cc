@@ -95,7 +95,6 @@ SparsityPattern VectorGrid(int k, bool component_major = false) {
   SparsityPattern pattern;
   pattern.n = 3 * nodes;
   pattern.col_ptr.assign(1, 0);
-  auto index = [k](int x, int y, int z) { return (z * k + y) * k + x; };
   auto dof = [nodes, component_major](int node, int c) {
     return component_major ? c * nodes + node : 3 * node + c;
   };
@@ -103,16 +102,11 @@ SparsityPattern VectorGrid(int k, bool component_major = false) {
   for (int z = 0; z < k; ++z) {
     for (int y = 0; y < k; ++y) {
       for (int x = 0; x < k; ++x) {
-        std::vector<int> near = {index(x, y, z)};
-        if (x > 0) near.push_back(index(x - 1, y, z));
-        if (x + 1 < k) near.push_back(index(x + 1, y, z));
-        if (y > 0) near.push_back(index(x, y - 1, z));
-        if (y + 1 < k) near.push_back(index(x, y + 1, z));
-        if (z > 0) near.push_back(index(x, y, z - 1));
-        if (z + 1 < k) near.push_back(index(x, y, z + 1));
+        std::vector<int> near = testing::GridStencil7(k, x, y, z);
+        const int self = near.front();
         std::sort(near.begin(), near.end());
         for (int c = 0; c < 3; ++c) {
-          std::vector<int>& column = columns[dof(index(x, y, z), c)];
+          std::vector<int>& column = columns[dof(self, c)];
           for (int node : near) {
             for (int d = 0; d < 3; ++d) column.push_back(dof(node, d));
           }

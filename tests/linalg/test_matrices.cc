@@ -236,6 +236,18 @@ TestSystem ContactSaddlePoint(int k, int contacts, std::uint32_t state_seed) {
   return FromTriplets(n, t);
 }
 
+std::vector<int> GridStencil7(int k, int x, int y, int z) {
+  auto id = [k](int i, int j, int l) { return (l * k + j) * k + i; };
+  std::vector<int> nodes = {id(x, y, z)};
+  if (x > 0) nodes.push_back(id(x - 1, y, z));
+  if (x + 1 < k) nodes.push_back(id(x + 1, y, z));
+  if (y > 0) nodes.push_back(id(x, y - 1, z));
+  if (y + 1 < k) nodes.push_back(id(x, y + 1, z));
+  if (z > 0) nodes.push_back(id(x, y, z - 1));
+  if (z + 1 < k) nodes.push_back(id(x, y, z + 1));
+  return nodes;
+}
+
 TestSystem Laplacian3D(int k) {
   const int n = k * k * k;
   auto id = [k](int x, int y, int z) { return (z * k + y) * k + x; };

@@ -68,6 +68,10 @@ std::vector<double> RandomUnsymmetricValues(int n,
 // even when zero).
 TestSystem ContactSaddlePoint(int k, int contacts, std::uint32_t state_seed);
 
+// Node (x, y, z) of a k x k x k grid, numbered (z k + y) k + x, followed by
+// its face neighbours inside the grid (up to 6): a 7-point stencil.
+std::vector<int> GridStencil7(int k, int x, int y, int z);
+
 // 7-point 3D Laplacian-like operator on a k x k x k grid (n = k^3) with a small
 // convection term, so that values are unsymmetric but the pattern symmetric.
 TestSystem Laplacian3D(int k);
