@@ -45,8 +45,12 @@ void NewtonDriver::Run(const SolverOptions& options,
       run->summary->nsgs_sweeps == 0 && previous_run_converged_) {
     direction_.OfferPreviousFactors();
   }
+  const bool after_converged = previous_run_converged_;
   previous_run_converged_ = false;
-  if (run->has_guess && run->summary->iterations == 0) FitWarmBoost();
+  if (run->has_guess && run->summary->iterations == 0) {
+    FitWarmBoost();
+    KeepSettledSlips(after_converged);
+  }
   for (;;) {
     const int k = run->summary->iterations;
     ErrorMeasures errors;
@@ -155,6 +159,8 @@ bool NewtonDriver::EndsAtIterate(int k,
   // The message is cleared: not an earlier phase's (NSGS warm start).
   if (errors.Converged(options_->tolerance)) {
     previous_run_converged_ = true;
+    ended_at_rule_ = ContactsAtTheRulesRho(
+        run_->newton_rho, run_->scaling.rho, run_->rho_boost);
     return End(SolverStatus::kConverged, "");
   }
   if (!std::isfinite(merit) || !run_->v.allFinite() || !run_->r.allFinite()) {
@@ -286,6 +292,16 @@ void NewtonDriver::FitWarmBoost() {
                                               run_->rho_boost,
                                               rho.boost_reduction);
   if (boost < run_->rho_boost) SetRhoBoost(boost, run_);
+}
+
+void NewtonDriver::KeepSettledSlips(bool after_converged) {
+  if (!options_->rho.warm_keeps_settled_slips || !after_converged ||
+      !HasDiskPieces(options_->formulation) ||
+      3 * ended_at_rule_.size() !=
+          static_cast<size_t>(run_->scaling.rho.size())) {
+    return;
+  }
+  StartAtTheRulesRho(ended_at_rule_, run_->scaling.rho, &run_->newton_rho);
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k, double merit) {

@@ -32,4 +32,28 @@ double WarmBoostKeepingPieces(Formulation formulation,
   return boost;
 }
 
+std::vector<bool> ContactsAtTheRulesRho(const Eigen::VectorXd& newton_rho,
+                                        const Eigen::VectorXd& rho,
+                                        double boost) {
+  const int nc = static_cast<int>(rho.size() / 3);
+  std::vector<bool> at_rule(nc, false);
+  if (!(boost > 1.0)) return at_rule;
+  for (int a = 0; a < nc; ++a) {
+    at_rule[a] = newton_rho.segment<3>(3 * a) == rho.segment<3>(3 * a);
+  }
+  return at_rule;
+}
+
+int StartAtTheRulesRho(const std::vector<bool>& at_rule,
+                       const Eigen::VectorXd& rho,
+                       Eigen::VectorXd* newton_rho) {
+  int count = 0;
+  for (size_t a = 0; a < at_rule.size(); ++a) {
+    if (!at_rule[a]) continue;
+    newton_rho->segment<3>(3 * a) = rho.segment<3>(3 * a);
+    ++count;
+  }
+  return count;
+}
+
 }  // namespace fcsn::internal

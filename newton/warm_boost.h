@@ -27,10 +27,19 @@
 // limit after 46 iterations, under 10 it converges in 3. Where the guess's
 // pieces do not depend on the boost (the walls' and the pushed blocks' warm
 // steps) the boost is kept (bench/results/fronts.md).
+//
+// The contacts that the previous converged run of the same Solver ended at
+// the rule's rho (RhoOptions::warm_keeps_settled_slips: the settled slips of
+// the tail boost, newton/tail_rho.h) start the next run from a guess at the
+// rule's rho, the others at the boost above: with the previous answer as the
+// guess, the first Newton matrix is the previous run's last one up to a
+// factor per row, so its factors give the first direction
+// (newton/newton_direction.h).
 #ifndef FCSN_NEWTON_WARM_BOOST_H_
 #define FCSN_NEWTON_WARM_BOOST_H_
 
 #include <Eigen/Core>
+#include <vector>
 
 #include "fcsn/types.h"
 
@@ -46,6 +55,20 @@ double WarmBoostKeepingPieces(Formulation formulation,
                               const Eigen::VectorXd& rho,
                               double boost,
                               double reduction);
+
+// RhoOptions::warm_keeps_settled_slips: which contacts of a converged run
+// ended at the rule's rho, from Newton's rho of its last iterate (size 3 nc)
+// and the rule's (the tail rule copies the rule's values, so they are equal
+// bit for bit); all false when the run ended unboosted (boost 1).
+std::vector<bool> ContactsAtTheRulesRho(const Eigen::VectorXd& newton_rho,
+                                        const Eigen::VectorXd& rho,
+                                        double boost);
+
+// Sets those contacts' entries of *newton_rho (boosted on entry) to the
+// rule's rho; `at_rule` must have one entry per contact. Returns how many.
+int StartAtTheRulesRho(const std::vector<bool>& at_rule,
+                       const Eigen::VectorXd& rho,
+                       Eigen::VectorXd* newton_rho);
 
 }  // namespace fcsn::internal
 

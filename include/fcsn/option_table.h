@@ -157,6 +157,11 @@ struct OptionFields<RhoOptions> {
             Flag{},
             "From a guess, with the tail boost (AC, JM), contacts slipping "
             "by more than the last step changed keep the rule's rho.");
+    v.Field("warm_keeps_settled_slips",
+            &R::warm_keeps_settled_slips,
+            Flag{},
+            "(AC, JM) From a guess after a converged solve, contacts that "
+            "ended it at the rule's rho start at it again.");
     v.Field("boost_reduction",
             &R::boost_reduction,
             Range::Above(1),

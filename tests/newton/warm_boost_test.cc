@@ -68,5 +68,30 @@ TEST(WarmBoostTest, TheReductionStopsAtOne) {
   EXPECT_EQ(c.Fit(Formulation::kAlartCurnier, 50.0, 10.0), 50.0);
 }
 
+// RhoOptions::warm_keeps_settled_slips: the contacts a run ended at the
+// rule's rho (the tail rule's settled slips) start the next run at it.
+TEST(WarmBoostTest, ContactsThatEndedAtTheRulesRhoStartAtItAgain) {
+  const Eigen::VectorXd rho =
+      (Eigen::VectorXd(9) << 1, 2, 2, 3, 4, 4, 5, 6, 6).finished();
+  Eigen::VectorXd ended = 3000.0 * rho;
+  ended.segment<3>(3) = rho.segment<3>(3);  // contact 1: a settled slip
+  const std::vector<bool> at_rule = ContactsAtTheRulesRho(ended, rho, 3000.0);
+  EXPECT_EQ(at_rule, (std::vector<bool>{false, true, false}));
+  Eigen::VectorXd start = 100.0 * rho;
+  EXPECT_EQ(StartAtTheRulesRho(at_rule, rho, &start), 1);
+  EXPECT_EQ(start.segment<3>(0), 100.0 * rho.segment<3>(0));
+  EXPECT_EQ(start.segment<3>(3), rho.segment<3>(3));
+  EXPECT_EQ(start.segment<3>(6), 100.0 * rho.segment<3>(6));
+}
+
+TEST(WarmBoostTest, ARunThatEndedUnboostedKeepsNoContact) {
+  const Eigen::VectorXd rho = Eigen::VectorXd::Ones(6);
+  const std::vector<bool> at_rule = ContactsAtTheRulesRho(rho, rho, 1.0);
+  EXPECT_EQ(at_rule, (std::vector<bool>{false, false}));
+  Eigen::VectorXd start = 100.0 * rho;
+  EXPECT_EQ(StartAtTheRulesRho(at_rule, rho, &start), 0);
+  EXPECT_EQ(start, 100.0 * rho);
+}
+
 }  // namespace
 }  // namespace fcsn::internal
