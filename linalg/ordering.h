@@ -45,9 +45,9 @@
 // pattern analysed by blocks is analysed again on its variables' graph, before
 // a factorization, as soon as
 //   kBlockOrderingAssumedLoss * F >= R,
-// F = the flops of the factorizations done on the block analysis so far
-// (across solves while the analysis is kept; MUMPS' count of each), R = the
-// estimated cost of that re-analysis in flops of factorization
+// where F counts the flops of the factorizations done on the block analysis
+// so far (across solves while the analysis is kept; MUMPS' count of each)
+// and R estimates that re-analysis in flops of factorization
 // (EstimatedReanalysisFlops: METIS on the variables' graph and MUMPS'
 // symbolic phase, proportional to the graph's edges). It is the break-even
 // rule of ski rental: a cold solve with few factorizations keeps the cheap

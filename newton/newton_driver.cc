@@ -45,11 +45,12 @@ void NewtonDriver::Run(const SolverOptions& options,
       run->summary->nsgs_sweeps == 0 && previous_run_converged_) {
     direction_.OfferPreviousFactors();
   }
-  const bool after_converged = previous_run_converged_;
+  // The contacts at the rule's rho are those of the run just before only.
+  if (!previous_run_converged_) ended_at_rule_.clear();
   previous_run_converged_ = false;
   if (run->has_guess && run->summary->iterations == 0) {
     FitWarmBoost();
-    KeepSettledSlips(after_converged);
+    KeepSettledSlips();
   }
   for (;;) {
     const int k = run->summary->iterations;
@@ -294,8 +295,8 @@ void NewtonDriver::FitWarmBoost() {
   if (boost < run_->rho_boost) SetRhoBoost(boost, run_);
 }
 
-void NewtonDriver::KeepSettledSlips(bool after_converged) {
-  if (!options_->rho.warm_keeps_settled_slips || !after_converged ||
+void NewtonDriver::KeepSettledSlips() {
+  if (!options_->rho.warm_keeps_settled_slips ||
       !HasDiskPieces(options_->formulation) ||
       3 * ended_at_rule_.size() !=
           static_cast<size_t>(run_->scaling.rho.size())) {

@@ -122,10 +122,9 @@ class NewtonDriver {
   // under which the guess keeps the pieces of the rule's rho
   // (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h).
   void FitWarmBoost();
-  // Then the contacts the last converged run ended at the rule's rho start
-  // at it (RhoOptions::warm_keeps_settled_slips); `after_converged`: that run
-  // was the previous one.
-  void KeepSettledSlips(bool after_converged);
+  // Then the contacts the previous run, if it converged, ended at the rule's
+  // rho start at it (RhoOptions::warm_keeps_settled_slips).
+  void KeepSettledSlips();
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k, double merit);
@@ -165,7 +164,8 @@ class NewtonDriver {
   // direction's factors, and whether the last run ended converged.
   NewtonDirection direction_;
   bool previous_run_converged_ = false;
-  // Per contact: the last converged run ended it at the rule's rho.
+  // Per contact: the previous run converged and ended it at the rule's rho
+  // (empty when that run did not converge).
   std::vector<bool> ended_at_rule_;
   Eigen::VectorXd DG_, DG_trial_, v_trial_, r_trial_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
