@@ -136,7 +136,7 @@ void NewtonDriver::ChoosePieces(double merit, double worst) {
 
 double NewtonDriver::EvaluateAndRecord(int k, ErrorMeasures* errors) {
   const double merit = Evaluate();
-  *errors = Measure(run_, /*iterate=*/true);
+  *errors = Measure(run_);
   IterationRecord record;
   record.phase = IterationPhase::kNewton;
   record.iteration = k;

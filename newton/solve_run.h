@@ -67,7 +67,9 @@ struct SolveRun {
   // Newton's rho: scaling.rho * rho_boost (SetRhoBoost), but the tail
   // boost's settled slips keep scaling.rho (newton/tail_rho.h).
   Eigen::VectorXd newton_rho;
-  // The floor s_eps last solved for at an iterate of this solve (Measure()).
+  // The floor s_eps last solved for with this M and H (Measure()): at an
+  // iterate of this solve, or at the previous solve's returned point when M
+  // and H are bit for bit the same (SolveSetup keeps it across solves).
   internal::EarlierFloor measured_floor;
   IterateRecorder recorder;  // every phase records its iterates here
   // Not null: J's factorization made on the setup thread before rho
@@ -92,18 +94,18 @@ inline void Weigh(const SolveRun& run,
   DG->tail(m) = run.weight_contact * G.tail(m);
 }
 
-// The error measures of (run->v, run->r), timed. An iterate's measures
-// (iterate = true) may take the floor s_eps of the solve's last measured one
-// (problem/error_measures_detail.h: never a smaller e_dual or e_comp than
-// the exact ones); the returned point's are measured in full.
-inline ErrorMeasures Measure(SolveRun* run, bool iterate = false) {
+// The error measures of (run->v, run->r), timed. They may take the floor
+// s_eps last solved for with the same M and H (run->measured_floor;
+// problem/error_measures_detail.h: the measures are then the exact ones, or
+// larger e_dual and e_comp, never smaller), and keep the one solved for.
+inline ErrorMeasures Measure(SolveRun* run) {
   ScopedTimer timer(&run->summary->timings.error_measures);
   return run->m->Measure(*run->problem,
                          run->v,
                          run->r,
                          run->m_solve,
                          run->scaling.q_free_norm,
-                         iterate ? &run->measured_floor : nullptr);
+                         &run->measured_floor);
 }
 
 // Newton's start without a guess (SolverOptions::cold_start, newton/cold_start.h)

@@ -23,15 +23,16 @@ struct MProducts {
   Eigen::VectorXd diagonal;
 };
 
-// The floor s_eps of an earlier point of the same solve (same M and H), for
-// the iterates of a solver: at a new point whose other velocity scales
+// The floor s_eps of an earlier point with the same M and H (an iterate of the
+// same solve, or the previous solve's answer), for the points a solver
+// measures, its returned one included: at a new point whose other velocity scales
 // max(|| |H^T| |v| + |w| ||, ||û||) exceed it kEarlierFloorMargin times or
 // more, that earlier floor is reported and s_eps is not solved for again;
 // otherwise it is (one solve with M's factors) and kept here. s_u = max(the
 // other scales, s_eps) then equals the exact one unless s_eps grew past them
 // since; where it did, s_u is smaller than the exact one, so e_dual and
 // e_comp are larger: a point judged converged with an earlier floor is
-// converged. A solver's returned point is measured without one.
+// converged. The velocity_floor reported is then the earlier one.
 struct EarlierFloor {
   bool known = false;  // false: none yet, s_eps is solved for
   double velocity_floor = 0.0;

@@ -206,7 +206,17 @@ bool SolveSetup::BindAndScale(SolveRun* run, Analysis* analysis) {
   }
   run->m_solve = m.MSolve();
   run->transport = MakeTransport(problem, m.sweep_factors(), options_.nsgs);
+  // Offered once: a solve that fails before its answer is measured leaves
+  // nothing for the next one.
+  if (kept_floor_m_ == &m && m.reused_blocks())
+    run->measured_floor = kept_floor_;
+  kept_floor_m_ = nullptr;
   return true;
+}
+
+void SolveSetup::KeepFloor(const SolveRun& run) {
+  kept_floor_ = run.measured_floor;
+  kept_floor_m_ = run.measured_floor.known ? run.m : nullptr;
 }
 
 bool SolveSetup::FinishJ(SolveRun* run, Analysis* analysis) {

@@ -9,7 +9,9 @@
 //                factorization of the predicted bonded start,
 //                newton/early_factorization.h);
 //   3. scale     rho and q_free (minverse/rho.h), x = M^-1 b for the
-//                criterion's floor, the transport sweep on M's factors;
+//                criterion's floor (and the floor of the previous solve's
+//                answer while M and H are the same bits: KeepFloor), the
+//                transport sweep on M's factors;
 //   4. start     Newton's cold start (ApplyColdStart, newton/solve_run.h) when
 //                the policy is pure Newton; the hybrid applies the same
 //                function when Newton starts cold without warm-up sweeps;
@@ -18,7 +20,11 @@
 //
 // Kept across solves: J's linear solver of the kind M's services need and its
 // analysis while J's pattern is unchanged, both implementations of M's
-// services with their factors (MChoice), and the Newton system.
+// services with their factors (MChoice), the Newton system, and the round-off
+// floor s_eps of the last answer (problem/error_measures_detail.h): the next
+// solve's measures start from it when its M and H are bit for bit the same
+// (MServices::reused_blocks), so a time step whose velocities stay far above
+// s_eps solves with M only for q_free.
 #ifndef FCSN_SOLVER_SOLVE_SETUP_H_
 #define FCSN_SOLVER_SOLVE_SETUP_H_
 
@@ -63,6 +69,9 @@ class SolveSetup {
   // Stages 1-5 above for run->problem with run->m; false with the summary's
   // status and message set on failure or a stop request between stages.
   bool Prepare(SolveRun* run);
+  // After the returned point of a prepared run was measured: its floor
+  // (run.measured_floor) for the next solve with the same M's services.
+  void KeepFloor(const SolveRun& run);
 
   NewtonSystem* system() { return &system_; }
   // J's linear solver; null before the first analysis.
@@ -121,6 +130,10 @@ class SolveSetup {
   // J's factorization made by the second setup thread, for the first Newton
   // direction of the solve (SolveRun::early_factors).
   EarlyFactors early_;
+  // KeepFloor(): the last answer's floor and the services that measured it
+  // (null: none to offer).
+  EarlierFloor kept_floor_;
+  const MServices* kept_floor_m_ = nullptr;
 };
 
 }  // namespace fcsn::internal

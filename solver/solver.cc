@@ -213,6 +213,7 @@ SolverSummary Solver::Impl::Solve(const GlobalProblem& problem,
       internal::ExplainStop(&run);
     }
     if (prepared || internal::StoppedEarly(summary)) Finish(&run, solution);
+    if (prepared) setup_.KeepFloor(run);
   }
   summary.timings.total = SecondsSince(run.start);
   internal::LogEnd(options_, summary);

@@ -102,6 +102,10 @@ struct SolverSummary {
   double siconos_error = 0.0;
   // The velocity scale s_u of e_dual and e_comp and its round-off floor s_eps
   // (velocity units), and whether s_eps came from diag(M) (M not regular).
+  // Where the other velocity scales exceed s_eps 100 times, s_eps is the one
+  // last solved for with the same M and H (an earlier iterate, or the
+  // previous Solve()'s answer) and s_u is then the exact one unless s_eps
+  // grew past them (docs/criterion.md).
   double velocity_scale = 0.0;
   double velocity_floor = 0.0;
   bool floor_from_diagonal = false;
