@@ -34,10 +34,12 @@ void CloseRestingContacts(const GlobalProblem& problem,
   }
 }
 
-// Starts every approaching contact closed and sticking at v = 0 (file
-// comment of the header).
+// Starts every approaching contact closed and sticking at the start's local
+// velocity u0 (w at v = 0, q_free at the free flight; file comment of the
+// header).
 void CloseApproachingContacts(const GlobalProblem& problem,
                               const Eigen::VectorXd& q_free,
+                              const Eigen::VectorXd& u0,
                               const Eigen::VectorXd& rho,
                               double boost,
                               Eigen::VectorXd* r) {
@@ -51,16 +53,29 @@ void CloseApproachingContacts(const GlobalProblem& problem,
     if (!(q_free[3 * a] < -kColdStartRoundOff * free_motion)) continue;
     const double rho_n = rho[3 * a];
     const double rho_t = std::max(rho[3 * a + 1], rho[3 * a + 2]);
-    const double w_t = problem.w.segment<2>(3 * a + 1).norm();
+    const double u0_t = u0.segment<2>(3 * a + 1).norm();
     const double mu = problem.mu[a];
-    double closing = rho_n * std::max(problem.w[3 * a], 0.0);
-    if (mu > 0.0) closing += rho_t * w_t / mu;
+    double closing = rho_n * std::max(u0[3 * a], 0.0);
+    if (mu > 0.0) closing += rho_t * u0_t / mu;
     (*r)[3 * a] =
         kStickMargin * boost * closing + kRestingReaction * rho_n * free_motion;
   }
 }
 
 }  // namespace
+
+bool FreeFlightSticks(const GlobalProblem& problem,
+                      const Eigen::VectorXd& q_free) {
+  const double free_motion = FreeMotion(q_free, problem.w);
+  for (int a = 0; a < problem.nc(); ++a) {
+    const double q_n = q_free[3 * a];
+    if (q_n < -kColdStartRoundOff * free_motion &&
+        q_free.segment<2>(3 * a + 1).norm() > problem.mu[a] * -q_n) {
+      return false;
+    }
+  }
+  return true;
+}
 
 bool AtRest(const Eigen::VectorXd& w, const Eigen::VectorXd& q_free) {
   if (w.size() == 0) return false;  // no contact, no kink to avoid
@@ -88,13 +103,17 @@ void ApplyColdStart(ColdStart cold_start,
     case ColdStart::kAuto:
       // At rest every contact is resting: bonded. Off rest the approaching
       // contacts first, so that a resting one that also approaches keeps the
-      // approaching reaction; the resting ones skip closed contacts.
-      if (!AtRest(problem.w, q_free))
-        CloseApproachingContacts(problem, q_free, rho, boost, r);
+      // approaching reaction; the resting ones skip closed contacts. From
+      // the free flight when it slides no approaching contact.
+      if (!AtRest(problem.w, q_free)) {
+        if (FreeFlightSticks(problem, q_free)) *v = free_velocity;
+        const Eigen::VectorXd u0 = problem.H.transpose() * *v + problem.w;
+        CloseApproachingContacts(problem, q_free, u0, rho, boost, r);
+      }
       CloseRestingContacts(problem, q_free, rho, *v, r);
       return;
     case ColdStart::kApproaching:
-      CloseApproachingContacts(problem, q_free, rho, boost, r);
+      CloseApproachingContacts(problem, q_free, problem.w, rho, boost, r);
       return;
   }
 }

@@ -429,7 +429,8 @@ struct OptionFields<SolverOptions> {
             &O::cold_start,
             Choice(kAllColdStarts),
             "Starting point without a guess (or with an all-zero one); 'auto' "
-            "closes the resting and approaching contacts.");
+            "closes the resting and approaching contacts (at the free flight "
+            "when it slides none of them).");
     v.Field("krylov_reuse_iterations",
             &O::krylov_reuse_iterations,
             Range::Closed(0, 100).Or(kAutoKrylovReuse, "kAutoKrylovReuse"),

@@ -62,7 +62,11 @@ enum class ColdStart {
   // alone took the 48 not at rest from median 13, max 34 (zero) to 10, 12
   // and the cold refine-2 shear steps from 20-28 to 13-16 iterations; both
   // sets closed: the 50 walls mean 9.7 -> 9.4 (median 10), the shear steps
-  // 13-16 -> 4-8 iterations (bench/results/cold_approaching.md).
+  // 13-16 -> 4-8 iterations (bench/results/cold_approaching.md). Where the
+  // free flight slides no approaching contact (a body loaded from rest: the
+  // wall's first shear step), both sets close at the free flight v = M^-1 f
+  // instead of v = 0: that step 7, 13, 16, 31 -> 3, 5, 3, 5 iterations at
+  // refine 1-4.
   kAuto,
   // "approaching": v = 0, r = 0 except at the contacts that the free flight
   // drives together, (q_free)_N,a < -kColdStartRoundOff ||q_free - w||_inf,

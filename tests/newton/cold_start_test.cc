@@ -2,7 +2,8 @@
 // iterate of a solve without a guess. Free flight starts at v = M^-1 f, r = 0;
 // bonded closes exactly the contacts at rest (u_a round-off, r_a = 0) with a
 // tiny normal reaction; approaching closes the contacts the free flight drives
-// together; auto is bonded when the whole w is round-off, else closes both; a
+// together; auto is bonded when the whole w is round-off, else closes both,
+// at the free flight when it slides none of the approaching contacts; a
 // guess always wins, unless it is all zero (then it is no guess); every shared
 // problem converges from every start by the criterion of formulations.md §9.1
 // (the masonry gravity step is in tests/examples/masonry_cold_start_test.cc).
@@ -160,11 +161,19 @@ TEST(ColdStartTest, ApproachingClosesExactlyTheContactsTheFreeFlightCloses) {
       std::count(approaching.begin(), approaching.end(), true));
   ASSERT_GT(expected, 0);
   ASSERT_LT(expected, p.nc());
-  ASSERT_FALSE(internal::AtRest(p.w, p.H.transpose() * FreeVelocity(p) + p.w));
+  const Eigen::VectorXd q_free = p.H.transpose() * FreeVelocity(p) + p.w;
+  ASSERT_FALSE(internal::AtRest(p.w, q_free));
+  // The free flight slides none of them: auto starts there (no contact is
+  // resting at u = q_free), approaching at v = 0; the same contacts close.
+  ASSERT_TRUE(internal::FreeFlightSticks(p, q_free));
   for (ColdStart c : {ColdStart::kApproaching, ColdStart::kAuto}) {
     SCOPED_TRACE(ToString(c));
     const Solution x = StartingIterate(p, c);
-    EXPECT_EQ(x.v.norm(), 0.0);
+    if (c == ColdStart::kAuto) {
+      EXPECT_LT(testing::RelativeDistance(x.v, FreeVelocity(p)), 1e-12);
+    } else {
+      EXPECT_EQ(x.v.norm(), 0.0);
+    }
     EXPECT_EQ(ClosedAtStart(x), expected);
     for (int a = 0; a < p.nc(); ++a) {
       EXPECT_EQ(x.r[3 * a] > 0.0, approaching[a]) << a;
@@ -211,6 +220,9 @@ TEST(ColdStartTest, AutoOffRestClosesTheRestingAndTheApproachingContacts) {
   }
   ASSERT_EQ(resting_only, 2);
   ASSERT_GT(approaching_only, 0);
+  // and the free flight slides an approaching contact (auto stays at v = 0).
+  ASSERT_FALSE(
+      internal::FreeFlightSticks(p, p.H.transpose() * FreeVelocity(p) + p.w));
   const Solution automatic = StartingIterate(p, ColdStart::kAuto);
   const Solution only_approaching = StartingIterate(p, ColdStart::kApproaching);
   const Solution bonded = StartingIterate(p, ColdStart::kBonded);
