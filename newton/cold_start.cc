@@ -16,18 +16,18 @@ double FreeMotion(const Eigen::VectorXd& q_free, const Eigen::VectorXd& w) {
   return (q_free - w).lpNorm<Eigen::Infinity>();
 }
 
-// Starts every resting contact of (v, r) closed (file comment of the header).
+// Starts every resting contact closed, from the start's local velocity u0
+// (file comment of the header).
 void CloseRestingContacts(const GlobalProblem& problem,
                           const Eigen::VectorXd& q_free,
+                          const Eigen::VectorXd& u0,
                           const Eigen::VectorXd& rho,
-                          const Eigen::VectorXd& v,
                           Eigen::VectorXd* r) {
   if (problem.nc() == 0) return;
   const double free_motion = FreeMotion(q_free, problem.w);
   if (!(free_motion > 0.0)) return;
-  const Eigen::VectorXd u = problem.H.transpose() * v + problem.w;
   for (int a = 0; a < problem.nc(); ++a) {
-    const bool resting = u.segment<3>(3 * a).lpNorm<Eigen::Infinity>() <=
+    const bool resting = u0.segment<3>(3 * a).lpNorm<Eigen::Infinity>() <=
                              kColdStartRoundOff * free_motion &&
                          r->segment<3>(3 * a).squaredNorm() == 0.0;
     if (resting) (*r)[3 * a] = kRestingReaction * rho[3 * a] * free_motion;
@@ -98,20 +98,21 @@ void ApplyColdStart(ColdStart cold_start,
       *v = free_velocity;
       return;
     case ColdStart::kBonded:
-      CloseRestingContacts(problem, q_free, rho, *v, r);
+      CloseRestingContacts(problem, q_free, problem.w, rho, r);
       return;
-    case ColdStart::kAuto:
+    case ColdStart::kAuto: {
       // At rest every contact is resting: bonded. Off rest the approaching
       // contacts first, so that a resting one that also approaches keeps the
       // approaching reaction; the resting ones skip closed contacts. From
       // the free flight when it slides no approaching contact.
-      if (!AtRest(problem.w, q_free)) {
-        if (FreeFlightSticks(problem, q_free)) *v = free_velocity;
-        const Eigen::VectorXd u0 = problem.H.transpose() * *v + problem.w;
+      const bool at_rest = AtRest(problem.w, q_free);
+      if (!at_rest && FreeFlightSticks(problem, q_free)) *v = free_velocity;
+      const Eigen::VectorXd u0 = problem.H.transpose() * *v + problem.w;
+      if (!at_rest)
         CloseApproachingContacts(problem, q_free, u0, rho, boost, r);
-      }
-      CloseRestingContacts(problem, q_free, rho, *v, r);
+      CloseRestingContacts(problem, q_free, u0, rho, r);
       return;
+    }
     case ColdStart::kApproaching:
       CloseApproachingContacts(problem, q_free, problem.w, rho, boost, r);
       return;
