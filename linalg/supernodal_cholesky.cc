@@ -133,6 +133,8 @@ struct SupernodalCholesky::Impl {
   std::vector<int> super_parent;  // supernodal elimination tree, -1 = root
   int max_below = 0;              // most rows below one supernode's block
   mutable Eigen::VectorXd work;   // Solve(): P b, then L^-T L^-1 P b
+  // Solve(): the entries of y below one supernode's block, gathered.
+  mutable Eigen::VectorXd below_work;
   // Reach(): one contact's workspace, sized at its first call after an
   // analysis (reach_ready).
   mutable BatchWork reach_work;
@@ -245,19 +247,23 @@ void SupernodalCholesky::Impl::BuildMaps() {
 }
 
 // y = L^-1 y in pivot order, supernode by supernode.
+// The rows below the diagonal block are applied as one dense product on the
+// gathered entries (a gemv on the block's contiguous columns), then scattered:
+// on the 47,817-dof M of a pushed 5313-contact block a solve takes 17 ms
+// instead of 33 ms with a scatter per column (bench/results/fronts.md).
 void SupernodalCholesky::Impl::ForwardInPlace(double* y) const {
   const int nsuper = static_cast<int>(L->nsuper);
   for (int k = 0; k < nsuper; ++k) {
     const int nc = Columns(k);
-    const int nr = Rows(k);
+    const int nb = Rows(k) - nc;
     const ConstBlock block = Block(k);
     Eigen::Map<Eigen::VectorXd> yk(y + super()[k], nc);
     block.topRows(nc).triangularView<Eigen::Lower>().solveInPlace(yk);
-    const int* below = rows() + pi()[k];
-    for (int j = 0; j < nc; ++j) {
-      const double* column = block.data() + static_cast<size_t>(j) * nr;
-      for (int i = nc; i < nr; ++i) y[below[i]] -= column[i] * yk[j];
-    }
+    if (nb == 0) continue;
+    Eigen::Map<Eigen::VectorXd> t(below_work.data(), nb);
+    t.noalias() = block.bottomRows(nb) * yk;
+    const int* below = rows() + pi()[k] + nc;
+    for (int i = 0; i < nb; ++i) y[below[i]] -= t[i];
   }
 }
 
@@ -266,15 +272,14 @@ void SupernodalCholesky::Impl::BackwardInPlace(double* y) const {
   const int nsuper = static_cast<int>(L->nsuper);
   for (int k = nsuper - 1; k >= 0; --k) {
     const int nc = Columns(k);
-    const int nr = Rows(k);
+    const int nb = Rows(k) - nc;
     const ConstBlock block = Block(k);
     Eigen::Map<Eigen::VectorXd> yk(y + super()[k], nc);
-    const int* below = rows() + pi()[k];
-    for (int j = 0; j < nc; ++j) {
-      const double* column = block.data() + static_cast<size_t>(j) * nr;
-      double sum = 0.0;
-      for (int i = nc; i < nr; ++i) sum += column[i] * y[below[i]];
-      yk[j] -= sum;
+    if (nb > 0) {
+      Eigen::Map<Eigen::VectorXd> t(below_work.data(), nb);
+      const int* below = rows() + pi()[k] + nc;
+      for (int i = 0; i < nb; ++i) t[i] = y[below[i]];
+      yk.noalias() -= block.bottomRows(nb).transpose() * t;
     }
     block.topRows(nc).triangularView<Eigen::Lower>().transpose().solveInPlace(
         yk);
@@ -428,6 +433,7 @@ bool SupernodalCholesky::Factorize(const SparseMatrix& M,
     return false;
   }
   impl.work.resize(impl.n());
+  impl.below_work.resize(impl.max_below);
   impl.factored = true;
   return true;
 }
