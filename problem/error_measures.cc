@@ -78,23 +78,29 @@ double MaxOrNaN(double a, double b, double c, double d) {
 }
 
 // Balance M v - H r - f and its componentwise scale |M||v| + |H||r| + |f|,
-// in one pass over the entries (M's terms from `products` when given).
+// in one pass over the entries (M's terms from `products` when given, else
+// M v into *m_v).
 void Balance(const GlobalProblem& p,
              const internal::MProducts* products,
              const Eigen::VectorXd& v,
              const Eigen::VectorXd& r,
              Eigen::VectorXd* residual,
-             Eigen::VectorXd* scale) {
+             Eigen::VectorXd* scale,
+             Eigen::VectorXd* m_v) {
   *residual = -p.f;
   *scale = p.f.cwiseAbs();
   if (products != nullptr) {
     *residual += products->m_v;
     *scale += products->abs_m_abs_v;
+  } else {
+    m_v->setZero(p.n());
   }
   for (int j = 0; products == nullptr && j < p.M.outerSize(); ++j) {
     for (SparseMatrix::InnerIterator it(p.M, j); it; ++it) {
-      (*residual)[it.row()] += it.value() * v[j];
-      (*scale)[it.row()] += std::abs(it.value() * v[j]);
+      const double term = it.value() * v[j];
+      (*residual)[it.row()] += term;
+      (*m_v)[it.row()] += term;
+      (*scale)[it.row()] += std::abs(term);
     }
   }
   for (int j = 0; j < p.H.outerSize(); ++j) {
@@ -355,8 +361,8 @@ ErrorMeasures Measures(const GlobalProblem& p,
                        const MSolveFunction& m_solve,
                        double q_free_norm,
                        internal::EarlierFloor* earlier) {
-  Eigen::VectorXd balance, balance_scale, u, u_scale;
-  Balance(p, products, v, r, &balance, &balance_scale);
+  Eigen::VectorXd balance, balance_scale, m_v, u, u_scale;
+  Balance(p, products, v, r, &balance, &balance_scale, &m_v);
   LocalVelocity(p, v, &u, &u_scale);
   ErrorMeasures e;
 
@@ -410,7 +416,7 @@ ErrorMeasures Measures(const GlobalProblem& p,
   e.q_free_norm = q_free_norm;
   e.e_nat = nat_residual / (q_free_norm > 0.0 ? q_free_norm : 1.0);
   const double m_v_norm =
-      products != nullptr ? products->m_v.blueNorm() : (p.M * v).blueNorm();
+      products != nullptr ? products->m_v.blueNorm() : m_v.blueNorm();
   const double siconos_eq_scale =
       std::max({p.f.blueNorm(), m_v_norm, (p.H * r).blueNorm()});
   e.siconos_error = SiconosRelative(eq_residual, siconos_eq_scale) +
