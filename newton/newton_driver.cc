@@ -13,6 +13,14 @@
 #include "problem/format_number.h"
 
 namespace fcsn::internal {
+namespace {
+
+// Equal sizes and values, bit for bit.
+bool SameValues(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+  return a.size() == b.size() && a == b;
+}
+
+}  // namespace
 
 void NewtonDriver::Run(const SolverOptions& options,
                        NewtonSystem* system,
@@ -38,22 +46,10 @@ void NewtonDriver::Run(const SolverOptions& options,
   point_pieces_.resize(m / 3);
   ahead_pieces_.resize(m / 3);
   direction_.Reset();
-  // A time step started from the previous step's solution: the last factors
-  // of that step's converged run may serve the first direction
-  // (newton/newton_direction.h checks they still apply).
-  if (run->has_guess && run->summary->iterations == 0 &&
-      run->summary->nsgs_sweeps == 0 && previous_run_converged_) {
-    direction_.OfferPreviousFactors();
-  }
-  // The contacts at the rule's rho are those of the run just before only.
-  if (!previous_run_converged_) ended_at_rule_.clear();
-  previous_run_converged_ = false;
-  if (run->has_guess && run->summary->iterations == 0) {
-    FitWarmBoost();
-    KeepSettledSlips();
-  }
+  StartFromThePreviousRun();
   for (;;) {
     const int k = run->summary->iterations;
+    if (k > progress_.start_iteration) EndTheFirstStepsRho();
     ErrorMeasures errors;
     double merit = EvaluateAndRecord(k, &errors);
     if (EndsAtIterate(k, merit, errors)) return;
@@ -68,6 +64,27 @@ void NewtonDriver::Run(const SolverOptions& options,
     run->v += progress_.alpha * direction_.d().head(n);
     run->r += progress_.alpha * direction_.d().tail(m);
     ++run->summary->iterations;
+  }
+}
+
+void NewtonDriver::StartFromThePreviousRun() {
+  const bool from_guess = run_->has_guess && run_->summary->iterations == 0;
+  // A time step started from the previous step's solution: the last factors
+  // of that step's converged run may serve the first direction
+  // (newton/newton_direction.h checks they still apply).
+  const bool after_converged_run =
+      from_guess && run_->summary->nsgs_sweeps == 0 && previous_run_converged_;
+  if (after_converged_run) direction_.OfferPreviousFactors();
+  // The contacts at the rule's rho are those of the run just before only.
+  if (!previous_run_converged_) ended_at_rule_.clear();
+  previous_run_converged_ = false;
+  first_step_contacts_.clear();
+  if (!from_guess) return;
+  FitWarmBoost();
+  KeepSettledSlips();
+  if (after_converged_run && SameValues(run_->v, ended_v_) &&
+      SameValues(run_->r, ended_r_)) {
+    KeepBoostedSlipsForTheFirstStep();
   }
 }
 
@@ -162,6 +179,9 @@ bool NewtonDriver::EndsAtIterate(int k,
     previous_run_converged_ = true;
     ended_at_rule_ = ContactsAtTheRulesRho(
         run_->newton_rho, run_->scaling.rho, run_->rho_boost);
+    ended_factors_ = EndedFactors(run_->newton_rho, run_->scaling.rho);
+    ended_v_ = run_->v;
+    ended_r_ = run_->r;
     return End(SolverStatus::kConverged, "");
   }
   if (!std::isfinite(merit) || !run_->v.allFinite() || !run_->r.allFinite()) {
@@ -303,6 +323,32 @@ void NewtonDriver::KeepSettledSlips() {
     return;
   }
   StartAtTheRulesRho(ended_at_rule_, run_->scaling.rho, &run_->newton_rho);
+}
+
+void NewtonDriver::KeepBoostedSlipsForTheFirstStep() {
+  const Eigen::VectorXd& rho = run_->scaling.rho;
+  if (!options_->rho.warm_first_step_keeps_slips ||
+      !HasDiskPieces(options_->formulation) ||
+      3 * ended_factors_.size() != rho.size()) {
+    return;
+  }
+  const GlobalProblem& problem = *run_->problem;
+  const Eigen::VectorXd u = problem.H.transpose() * run_->v + problem.w;
+  first_step_rho_ = run_->newton_rho;
+  first_step_contacts_ = FirstStepAtTheEndedFactors(options_->formulation,
+                                                    u,
+                                                    run_->r,
+                                                    problem.mu,
+                                                    rho,
+                                                    ended_factors_,
+                                                    &run_->newton_rho);
+}
+
+void NewtonDriver::EndTheFirstStepsRho() {
+  for (int a : first_step_contacts_) {
+    run_->newton_rho.segment<3>(3 * a) = first_step_rho_.segment<3>(3 * a);
+  }
+  first_step_contacts_.clear();
 }
 
 bool NewtonDriver::ReduceRhoOnStall(int k, double merit) {

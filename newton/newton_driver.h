@@ -118,6 +118,9 @@ class NewtonDriver {
   // The tail boost with RhoOptions::tail_unboost_slips: every contact's rho
   // times boost but the settled slips' (newton/tail_rho.h).
   void BoostAllButSettledSlips(double boost);
+  // The start of a run as the previous run ended: the offer of its factors,
+  // and, from a guess, the rules below.
+  void StartFromThePreviousRun();
   // At the start of a solve from a guess (AC, JM): the largest warm boost
   // under which the guess keeps the pieces of the rule's rho
   // (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h).
@@ -125,6 +128,12 @@ class NewtonDriver {
   // Then the contacts the previous run, if it converged, ended at the rule's
   // rho start at it (RhoOptions::warm_keeps_settled_slips).
   void KeepSettledSlips();
+  // Then, when the guess is the previous converged run's answer, its slips
+  // that ended under a larger rho take that rho for the first step
+  // (RhoOptions::warm_first_step_keeps_slips, newton/warm_boost.h) ...
+  void KeepBoostedSlipsForTheFirstStep();
+  // ... and the start's rho again from the second iterate on.
+  void EndTheFirstStepsRho();
   // Step 3; true when rho was reduced, or the line-search safeguard switched
   // on, and the run restarts from the iterate of least merit.
   bool ReduceRhoOnStall(int k, double merit);
@@ -167,6 +176,12 @@ class NewtonDriver {
   // Per contact: the previous run converged and ended it at the rule's rho
   // (empty when that run did not converge).
   std::vector<bool> ended_at_rule_;
+  // The previous converged run's rho factors per contact (EndedFactors) and
+  // its answer; the contacts whose first step takes those factors, and the
+  // start's rho they return to.
+  Eigen::VectorXd ended_factors_, ended_v_, ended_r_;
+  std::vector<int> first_step_contacts_;
+  Eigen::VectorXd first_step_rho_;
   Eigen::VectorXd DG_, DG_trial_, v_trial_, r_trial_;
   Eigen::VectorXd least_merit_v_, least_merit_r_;
 };

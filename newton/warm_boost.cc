@@ -56,4 +56,40 @@ int StartAtTheRulesRho(const std::vector<bool>& at_rule,
   return count;
 }
 
+Eigen::VectorXd EndedFactors(const Eigen::VectorXd& newton_rho,
+                             const Eigen::VectorXd& rho) {
+  const int nc = static_cast<int>(rho.size() / 3);
+  Eigen::VectorXd factors(nc);
+  for (int a = 0; a < nc; ++a) {
+    factors[a] = newton_rho[3 * a + 1] / rho[3 * a + 1];
+  }
+  return factors;
+}
+
+std::vector<int> FirstStepAtTheEndedFactors(Formulation formulation,
+                                            const Eigen::VectorXd& u,
+                                            const Eigen::VectorXd& r,
+                                            const Eigen::VectorXd& mu,
+                                            const Eigen::VectorXd& rho,
+                                            const Eigen::VectorXd& ended,
+                                            Eigen::VectorXd* newton_rho) {
+  const int nc = static_cast<int>(mu.size());
+  std::vector<DiskPiece> start(nc), at_ended(nc);
+  Eigen::VectorXd s_t, ended_rho = *newton_rho;
+  ClassifyDiskPieces(formulation, u, r, mu, *newton_rho, start.data(), &s_t);
+  for (int a = 0; a < nc; ++a) {
+    ended_rho.segment<3>(3 * a) = ended[a] * rho.segment<3>(3 * a);
+  }
+  ClassifyDiskPieces(formulation, u, r, mu, ended_rho, at_ended.data(), &s_t);
+  std::vector<int> contacts;
+  for (int a = 0; a < nc; ++a) {
+    if (ended_rho[3 * a + 1] > (*newton_rho)[3 * a + 1] &&
+        start[a] == DiskPiece::kSlip && at_ended[a] == DiskPiece::kSlip) {
+      newton_rho->segment<3>(3 * a) = ended_rho.segment<3>(3 * a);
+      contacts.push_back(a);
+    }
+  }
+  return contacts;
+}
+
 }  // namespace fcsn::internal

@@ -35,6 +35,23 @@
 // guess, the first Newton matrix is the previous run's last one up to a
 // factor per row, so its factors give the first direction
 // (newton/newton_direction.h).
+//
+// The contacts that run ended on their slip piece under a boosted rho (the
+// slips the tail rule left boosted: near their kink, or still turning) would
+// start at the warm boost, and their slip rows would differ from the last
+// matrix's by more than a factor per row: the ended factor beta_a (30 B,
+// the tail boost) against B moves s_T = r_T - beta Rho_T u_T, whose
+// direction the slip rows hold, wherever beta rho |u_T| is not negligible
+// against mu r_N (78-113 such contacts on the pushed 5313-contact block,
+// E = 2e11, rho |u_T| 1e-9 to 1e-2 of mu r_N: the first direction's offer
+// of the last factors was refused on every front step). With RhoOptions::warm_first_step_keeps_slips,
+// when the guess is the last answer, each such contact a whose ended factor
+// beta_a exceeds its start factor and which is on its slip piece at the guess
+// under both takes beta_a rho_a for Newton's first step only, and its start
+// rho from the second iterate on: the first model is then the last one up to
+// row factors, and its direction takes the last factors, while the run goes
+// on under the warm boost (kept for the whole run, beta_a cost the block one
+// iteration per front step: bench/results/fronts.md).
 #ifndef FCSN_NEWTON_WARM_BOOST_H_
 #define FCSN_NEWTON_WARM_BOOST_H_
 
@@ -69,6 +86,23 @@ std::vector<bool> ContactsAtTheRulesRho(const Eigen::VectorXd& newton_rho,
 int StartAtTheRulesRho(const std::vector<bool>& at_rule,
                        const Eigen::VectorXd& rho,
                        Eigen::VectorXd* newton_rho);
+
+// Per contact, the factor beta_a = newton_rho / rho of a run's last iterate
+// (from the first T entry; the three entries share it), size nc.
+Eigen::VectorXd EndedFactors(const Eigen::VectorXd& newton_rho,
+                             const Eigen::VectorXd& rho);
+
+// The contacts above: those with ended[a] larger than their factor in
+// *newton_rho (the start's, size 3 nc) and on their slip piece at (u, r)
+// under both; their entries of *newton_rho become ended[a] rho_a. Returns
+// their indices (ascending). AC and JM only (asserted by the classification).
+std::vector<int> FirstStepAtTheEndedFactors(Formulation formulation,
+                                            const Eigen::VectorXd& u,
+                                            const Eigen::VectorXd& r,
+                                            const Eigen::VectorXd& mu,
+                                            const Eigen::VectorXd& rho,
+                                            const Eigen::VectorXd& ended,
+                                            Eigen::VectorXd* newton_rho);
 
 }  // namespace fcsn::internal
 

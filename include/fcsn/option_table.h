@@ -162,6 +162,11 @@ struct OptionFields<RhoOptions> {
             Flag{},
             "(AC, JM) From a guess after a converged solve, contacts that "
             "ended it at the rule's rho start at it again.");
+    v.Field("warm_first_step_keeps_slips",
+            &R::warm_first_step_keeps_slips,
+            Flag{},
+            "(AC, JM) From the last answer, slips that ended it under a "
+            "larger rho keep that rho for the first step.");
     v.Field("boost_reduction",
             &R::boost_reduction,
             Range::Above(1),

@@ -248,6 +248,22 @@ struct RhoOptions {
   // warm steps 136 -> 137 iterations, same time (bench/results/fronts.md).
   // Default true.
   bool warm_keeps_settled_slips = true;
+  // In a solve whose guess is the answer of the converged solve just before
+  // with the same Solver (bit for bit), with Alart-Curnier and Jean-Moreau:
+  // the contacts that ended that solve on their slip piece under a larger rho
+  // than this one starts them at (the slips the tail rule left boosted), and
+  // that are on their slip piece at the guess under both, keep their ended
+  // rho for Newton's first step and take the start's from the second iterate
+  // on (newton/warm_boost.h). Why: their slip rows under the warm boost
+  // differ from the last matrix's by more than a factor per row, and the
+  // first direction then needs a new factorization instead of the last
+  // factors (warm_keeps_settled_slips). Pushed 3D blocks, 60 steps, 5313
+  // contacts: one factorization fewer per front step at the same iterations
+  // (median front step 9.0-9.1 -> 8.0-8.1 factorizations' time, E = 2e11);
+  // kept for the whole solve they cost an iteration per front step. The
+  // 688-contact walls' warm steps from the last answer: 130 -> 95
+  // factorizations, time x0.79 (bench/results/fronts.md). Default true.
+  bool warm_first_step_keeps_slips = true;
   // Divisor of the boost when the merit stalls; > 1, default 10.
   double boost_reduction = 10.0;
   // Iterations over which a stall of the merit is judged; >= 1, default 5.

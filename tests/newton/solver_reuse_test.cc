@@ -20,10 +20,13 @@ namespace {
 // statuses, iterations and bits of (v, u, r). J's last factors of the
 // previous solve, which only a kept solver holds, are not offered to its
 // first direction (krylov_reuse_iterations = 0): FGMRES on them gives other
-// bits by design (tests/newton/krylov_reuse_test.cc tests that reuse).
+// bits by design (tests/newton/krylov_reuse_test.cc tests that reuse). Nor
+// does the first step take the rho the previous solve ended with
+// (RhoOptions::warm_first_step_keeps_slips), which only a kept solver knows.
 void ExpectKeptEqualsFresh(const std::vector<GlobalProblem>& steps,
                            SolverOptions options) {
   options.krylov_reuse_iterations = 0;
+  options.rho.warm_first_step_keeps_slips = false;
   Solver kept(options);
   Solution previous;
   for (size_t k = 0; k < steps.size(); ++k) {

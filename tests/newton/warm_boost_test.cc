@@ -93,5 +93,43 @@ TEST(WarmBoostTest, ARunThatEndedUnboostedKeepsNoContact) {
   EXPECT_EQ(start, 100.0 * rho);
 }
 
+TEST(WarmBoostTest, EndedFactorsAreNewtonsRhoOverTheRules) {
+  const Eigen::VectorXd rho =
+      (Eigen::VectorXd(6) << 1, 2, 2, 3, 4, 4).finished();
+  Eigen::VectorXd ended = 3000.0 * rho;
+  ended.segment<3>(3) = rho.segment<3>(3);
+  EXPECT_EQ(EndedFactors(ended, rho), Eigen::Vector2d(3000.0, 1.0));
+}
+
+// RhoOptions::warm_first_step_keeps_slips: only contacts on their slip piece
+// at the guess under both the start's rho and their larger ended one.
+TEST(WarmBoostTest, TheFirstStepKeepsTheEndedRhoOfSlipsOnly) {
+  for (Formulation f : {Formulation::kAlartCurnier, Formulation::kJeanMoreau}) {
+    Contacts c(5);
+    // 0: r_T at the disk's edge against u_T: s_T = 0.5 + beta 0.001 slips
+    //    under 100 and 3000.
+    c.Set(0, {0.0, -0.001, 0.0}, {1.0, 0.5, 0.0});
+    // 1: the same contact, a settled slip: ended at the rule's rho.
+    c.Set(1, {0.0, -0.001, 0.0}, {1.0, 0.5, 0.0});
+    // 2: sticking at rest under any beta.
+    c.Set(2, {0.0, 0.0, 0.0}, {1.0, 0.2, 0.0});
+    // 3: s_T = 0.6 - beta 0.0003 slips under 100 (0.57), sticks under 3000
+    //    (-0.3).
+    c.Set(3, {0.0, 0.0003, 0.0}, {1.0, 0.6, 0.0});
+    // 4: the first contact again, ended under a smaller rho than its start.
+    c.Set(4, {0.0, -0.001, 0.0}, {1.0, 0.5, 0.0});
+    const Eigen::VectorXd ended =
+        (Eigen::VectorXd(5) << 3000.0, 1.0, 3000.0, 3000.0, 10.0).finished();
+    Eigen::VectorXd newton_rho = 100.0 * c.rho;
+    newton_rho.segment<3>(3) = c.rho.segment<3>(3);
+    const Eigen::VectorXd start = newton_rho;
+    const std::vector<int> kept = FirstStepAtTheEndedFactors(
+        f, c.u, c.r, c.mu, c.rho, ended, &newton_rho);
+    EXPECT_EQ(kept, std::vector<int>{0});
+    EXPECT_EQ(newton_rho.segment<3>(0), 3000.0 * c.rho.segment<3>(0));
+    EXPECT_EQ(newton_rho.tail(12), start.tail(12));
+  }
+}
+
 }  // namespace
 }  // namespace fcsn::internal
