@@ -61,7 +61,9 @@ Eigen::VectorXd EndedFactors(const Eigen::VectorXd& newton_rho,
   const int nc = static_cast<int>(rho.size() / 3);
   Eigen::VectorXd factors(nc);
   for (int a = 0; a < nc; ++a) {
-    factors[a] = newton_rho[3 * a + 1] / rho[3 * a + 1];
+    // A contact without a tangential rho has no boost to keep.
+    factors[a] =
+        rho[3 * a + 1] > 0.0 ? newton_rho[3 * a + 1] / rho[3 * a + 1] : 1.0;
   }
   return factors;
 }

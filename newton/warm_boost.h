@@ -88,7 +88,8 @@ int StartAtTheRulesRho(const std::vector<bool>& at_rule,
                        Eigen::VectorXd* newton_rho);
 
 // Per contact, the factor beta_a = newton_rho / rho of a run's last iterate
-// (from the first T entry; the three entries share it), size nc.
+// (from the first T entry; the three entries share it; 1 where that rho is
+// 0), size nc.
 Eigen::VectorXd EndedFactors(const Eigen::VectorXd& newton_rho,
                              const Eigen::VectorXd& rho);
 

@@ -99,6 +99,9 @@ TEST(WarmBoostTest, EndedFactorsAreNewtonsRhoOverTheRules) {
   Eigen::VectorXd ended = 3000.0 * rho;
   ended.segment<3>(3) = rho.segment<3>(3);
   EXPECT_EQ(EndedFactors(ended, rho), Eigen::Vector2d(3000.0, 1.0));
+  // A contact whose rho is 0 (no boost to keep) has factor 1, not NaN.
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(3);
+  EXPECT_EQ(EndedFactors(zero, zero), Eigen::VectorXd::Ones(1));
 }
 
 // RhoOptions::warm_first_step_keeps_slips: only contacts on their slip piece
