@@ -16,6 +16,12 @@ double FreeMotion(const Eigen::VectorXd& q_free, const Eigen::VectorXd& w) {
   return (q_free - w).lpNorm<Eigen::Infinity>();
 }
 
+// Whether the free flight drives contact a's two sides together (the
+// header's approaching contacts).
+bool Approaching(const Eigen::VectorXd& q_free, double free_motion, int a) {
+  return q_free[3 * a] < -kColdStartRoundOff * free_motion;
+}
+
 // Starts every resting contact closed, from the start's local velocity u0
 // (file comment of the header).
 void CloseRestingContacts(const GlobalProblem& problem,
@@ -50,7 +56,7 @@ void CloseApproachingContacts(const GlobalProblem& problem,
   const double free_motion = FreeMotion(q_free, problem.w);
   if (!(free_motion > 0.0)) return;
   for (int a = 0; a < problem.nc(); ++a) {
-    if (!(q_free[3 * a] < -kColdStartRoundOff * free_motion)) continue;
+    if (!Approaching(q_free, free_motion, a)) continue;
     const double rho_n = rho[3 * a];
     const double rho_t = std::max(rho[3 * a + 1], rho[3 * a + 2]);
     const double u0_t = u0.segment<2>(3 * a + 1).norm();
@@ -68,9 +74,8 @@ bool FreeFlightSticks(const GlobalProblem& problem,
                       const Eigen::VectorXd& q_free) {
   const double free_motion = FreeMotion(q_free, problem.w);
   for (int a = 0; a < problem.nc(); ++a) {
-    const double q_n = q_free[3 * a];
-    if (q_n < -kColdStartRoundOff * free_motion &&
-        q_free.segment<2>(3 * a + 1).norm() > problem.mu[a] * -q_n) {
+    if (Approaching(q_free, free_motion, a) &&
+        q_free.segment<2>(3 * a + 1).norm() > problem.mu[a] * -q_free[3 * a]) {
       return false;
     }
   }

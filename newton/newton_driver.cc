@@ -80,11 +80,13 @@ void NewtonDriver::StartFromThePreviousRun() {
   previous_run_converged_ = false;
   first_step_contacts_.clear();
   if (!from_guess) return;
-  FitWarmBoost();
+  const GlobalProblem& problem = *run_->problem;
+  const Eigen::VectorXd u = problem.H.transpose() * run_->v + problem.w;
+  FitWarmBoost(u);
   KeepSettledSlips();
   if (after_converged_run && SameValues(run_->v, ended_v_) &&
       SameValues(run_->r, ended_r_)) {
-    KeepBoostedSlipsForTheFirstStep();
+    KeepBoostedSlipsForTheFirstStep(u);
   }
 }
 
@@ -297,14 +299,13 @@ void NewtonDriver::BoostAllButSettledSlips(double boost) {
                       &run_->newton_rho);
 }
 
-void NewtonDriver::FitWarmBoost() {
+void NewtonDriver::FitWarmBoost(const Eigen::VectorXd& u) {
   const RhoOptions& rho = options_->rho;
   if (!rho.warm_boost_keeps_pieces || run_->rho_boost <= 1.0 ||
       !HasDiskPieces(options_->formulation)) {
     return;
   }
   const GlobalProblem& problem = *run_->problem;
-  const Eigen::VectorXd u = problem.H.transpose() * run_->v + problem.w;
   const double boost = WarmBoostKeepingPieces(options_->formulation,
                                               u,
                                               run_->r,
@@ -325,7 +326,7 @@ void NewtonDriver::KeepSettledSlips() {
   StartAtTheRulesRho(ended_at_rule_, run_->scaling.rho, &run_->newton_rho);
 }
 
-void NewtonDriver::KeepBoostedSlipsForTheFirstStep() {
+void NewtonDriver::KeepBoostedSlipsForTheFirstStep(const Eigen::VectorXd& u) {
   const Eigen::VectorXd& rho = run_->scaling.rho;
   if (!options_->rho.warm_first_step_keeps_slips ||
       !HasDiskPieces(options_->formulation) ||
@@ -333,7 +334,6 @@ void NewtonDriver::KeepBoostedSlipsForTheFirstStep() {
     return;
   }
   const GlobalProblem& problem = *run_->problem;
-  const Eigen::VectorXd u = problem.H.transpose() * run_->v + problem.w;
   first_step_rho_ = run_->newton_rho;
   first_step_contacts_ = FirstStepAtTheEndedFactors(options_->formulation,
                                                     u,

@@ -121,17 +121,17 @@ class NewtonDriver {
   // The start of a run as the previous run ended: the offer of its factors,
   // and, from a guess, the rules below.
   void StartFromThePreviousRun();
-  // At the start of a solve from a guess (AC, JM): the largest warm boost
-  // under which the guess keeps the pieces of the rule's rho
-  // (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h).
-  void FitWarmBoost();
+  // At the start of a solve from a guess (AC, JM), u = H^T v + w at the
+  // guess: the largest warm boost under which the guess keeps the pieces of
+  // the rule's rho (RhoOptions::warm_boost_keeps_pieces, newton/warm_boost.h).
+  void FitWarmBoost(const Eigen::VectorXd& u);
   // Then the contacts the previous run, if it converged, ended at the rule's
   // rho start at it (RhoOptions::warm_keeps_settled_slips).
   void KeepSettledSlips();
   // Then, when the guess is the previous converged run's answer, its slips
   // that ended under a larger rho take that rho for the first step
   // (RhoOptions::warm_first_step_keeps_slips, newton/warm_boost.h) ...
-  void KeepBoostedSlipsForTheFirstStep();
+  void KeepBoostedSlipsForTheFirstStep(const Eigen::VectorXd& u);
   // ... and the start's rho again from the second iterate on.
   void EndTheFirstStepsRho();
   // Step 3; true when rho was reduced, or the line-search safeguard switched

@@ -42,15 +42,17 @@
 // matrix's by more than a factor per row: the ended factor beta_a (30 B,
 // the tail boost) against B moves s_T = r_T - beta Rho_T u_T, whose
 // direction the slip rows hold, wherever beta rho |u_T| is not negligible
-// against mu r_N (78-113 such contacts on the pushed 5313-contact block,
-// E = 2e11, rho |u_T| 1e-9 to 1e-2 of mu r_N: the first direction's offer
-// of the last factors was refused on every front step). With RhoOptions::warm_first_step_keeps_slips,
-// when the guess is the last answer, each such contact a whose ended factor
-// beta_a exceeds its start factor and which is on its slip piece at the guess
-// under both takes beta_a rho_a for Newton's first step only, and its start
-// rho from the second iterate on: the first model is then the last one up to
-// row factors, and its direction takes the last factors, while the run goes
-// on under the warm boost (kept for the whole run, beta_a cost the block one
+// against mu r_N. On the pushed 5313-contact block of Young's modulus 2e11
+// there were 78-113 such contacts per front step, with rho |u_T| from 1e-9
+// to 1e-2 of mu r_N, and the first direction's offer of the last factors
+// was refused on every front step. With
+// RhoOptions::warm_first_step_keeps_slips, when the guess is the last
+// answer, each such contact a whose ended factor beta_a exceeds its start
+// factor and which is on its slip piece at the guess under both takes
+// beta_a rho_a for Newton's first step only, and its start rho from the
+// second iterate on: the first model is then the last one up to row
+// factors, and its direction takes the last factors, while the run goes on
+// under the warm boost (kept for the whole run, beta_a cost the block one
 // iteration per front step: bench/results/fronts.md).
 #ifndef FCSN_NEWTON_WARM_BOOST_H_
 #define FCSN_NEWTON_WARM_BOOST_H_
